@@ -1,0 +1,64 @@
+#pragma once
+// PGN reading (for opening books and import) and writing (for every game the runner plays).
+// Pure: works on strings; file I/O belongs to the caller.
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/chess/position.h"
+
+namespace knightly::chess {
+
+struct PgnMove {
+  Move move;
+  std::string san;      // as written by to_san
+  std::string comment;  // text inside {...} after the move, without braces ("" if none)
+};
+
+struct PgnGame {
+  std::vector<std::pair<std::string, std::string>> tags;  // in file order, unescaped
+  std::string start_fen;                                  // FEN tag or the initial position
+  std::vector<PgnMove> moves;                             // main line only
+  std::string result;                                     // "1-0", "0-1", "1/2-1/2", "*"
+  std::string tag(std::string_view name) const;           // "" if absent
+};
+
+// Where and why a game could not be read.
+struct PgnError {
+  int game = 0;         // 1-based game number in the input
+  int line = 0;         // 1-based line of the input
+  std::string move;     // offending move text, if any
+  std::string message;  // e.g. "illegal move Nf6 at ply 12"
+};
+
+// Reads every game in `text`. Variations, NAGs, comments, escapes handled; a game that cannot
+// be read is reported in `errors` and skipped, the rest are returned.
+struct PgnReadResult {
+  std::vector<PgnGame> games;
+  std::vector<PgnError> errors;
+};
+PgnReadResult read_pgn(std::string_view text);
+
+// Incremental reader for large files (8moves_v3.pgn): feed text, take games as they complete.
+class PgnReader {
+ public:
+  explicit PgnReader(std::string_view text);
+  // Next game, or an error for a bad game, or std::nullopt at the end.
+  std::optional<std::expected<PgnGame, PgnError>> next();
+
+ private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  int game_ = 0;
+  int line_ = 1;
+};
+
+// Writes one game: tags in the given order (caller puts the Seven Tag Roster first), then
+// movetext wrapped under 80 columns, comments in braces, result token at the end.
+std::string write_pgn(const PgnGame& game);
+std::string escape_pgn_tag(std::string_view value);
+
+}  // namespace knightly::chess

@@ -1,0 +1,102 @@
+#pragma once
+// The board: bitboards, legal move generation, make/unmake with an internal state stack,
+// incremental Zobrist key (Polyglot-compatible), and game-end detection.
+// Pure: no I/O. Errors from outside input are values (std::expected).
+#include <expected>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/chess/types.h"
+
+namespace knightly::chess {
+
+// What is wrong with a FEN, and in which field (1 = placement ... 6 = fullmove).
+struct FenError {
+  int field = 0;
+  std::string message;  // e.g. "placement: rank 3 has 9 squares"
+};
+
+// How a game ended by the rules (not by adjudication).
+enum class GameEnd : std::uint8_t {
+  None,
+  Checkmate,             // side to move is mated
+  Stalemate,
+  ThreefoldRepetition,
+  FiftyMoveRule,         // 100 half-moves without capture or pawn move, and not mate
+  InsufficientMaterial,  // K v K, K+minor v K, K+B v K+B with bishops on one colour
+};
+
+class Position {
+ public:
+  static constexpr std::string_view StartFen =
+      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+  Position();  // the initial position
+
+  // Strict parse: rejects wrong rank count, bad piece letters, pawns on the back ranks,
+  // king counts other than one per side, the side not to move in check, castling rights the
+  // board contradicts, impossible en-passant squares. The halfmove/fullmove fields may be
+  // omitted (EPD) and default to 0 and 1.
+  static std::expected<Position, FenError> from_fen(std::string_view fen);
+  // Canonical FEN; the en-passant square is written only when a capture there is possible.
+  std::string fen() const;
+
+  // Moves
+  MoveList legal_moves() const;
+  MoveList legal_captures() const;  // captures and promotions (for quiescence)
+  bool is_legal(Move m) const;      // m is in legal_moves()
+  void do_move(Move m);             // pushes state; m must be legal
+  void undo_move();                 // pops the last do_move
+  void do_null_move();
+  void undo_null_move();
+
+  // Queries
+  Color side_to_move() const { return side_; }
+  Piece piece_on(Square s) const { return board_[s]; }
+  Bitboard pieces(Color c) const { return by_color_[c]; }
+  Bitboard pieces(Color c, PieceType t) const { return by_color_[c] & by_type_[t]; }
+  Bitboard pieces(PieceType t) const { return by_type_[t]; }
+  Bitboard occupied() const { return by_color_[0] | by_color_[1]; }
+  Square king_square(Color c) const;
+  bool in_check() const;
+  Bitboard attackers_to(Square s, Bitboard occupied) const;  // both colours
+  bool is_capture(Move m) const;
+  Piece captured_piece(Move m) const;  // NoPiece if not a capture (en passant gives a pawn)
+  bool gives_check(Move m) const;
+  Key key() const;  // Zobrist key, Polyglot-compatible (ep only when capturable)
+  Key compute_key() const;  // from scratch, for tests
+  std::uint8_t castling_rights() const;
+  Square ep_square() const;  // NoSquare if none
+  int halfmove_clock() const;
+  int fullmove_number() const;
+  int game_ply() const;  // half-moves since the root FEN position, via do_move
+  Move last_move() const;  // Move::none() at the root
+
+  // Game end by the rules. Repetition counts positions since the last irreversible move,
+  // keyed on placement, side, castling and a capturable en-passant square.
+  GameEnd game_end() const;
+  int repetition_count() const;  // how many times the current position occurred (1 = first)
+  bool is_draw_by_repetition_in_search(int ply_from_root) const;  // 2-fold after root, for search
+  bool insufficient_material() const;
+
+ private:
+  // Representation is the chess module's to choose; the public members above are the API
+  // that the other modules rely on (add to it freely, do not remove).
+  struct StateInfo {
+    Key key = 0;
+    std::uint8_t castling = 0;
+    Square ep = NoSquare;
+    int halfmove = 0;
+    Piece captured = NoPiece;
+    Move move;
+  };
+  std::array<Piece, 64> board_{};
+  std::array<Bitboard, 2> by_color_{};
+  std::array<Bitboard, 6> by_type_{};
+  Color side_ = White;
+  int fullmove_ = 1;
+  std::vector<StateInfo> states_;
+};
+
+}  // namespace knightly::chess

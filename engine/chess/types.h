@@ -1,0 +1,84 @@
+#pragma once
+// Basic chess vocabulary shared by every module: colours, pieces, squares, moves.
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace knightly::chess {
+
+using Bitboard = std::uint64_t;
+using Key = std::uint64_t;
+
+enum Color : std::uint8_t { White = 0, Black = 1 };
+constexpr Color operator~(Color c) { return Color(c ^ 1); }
+
+enum PieceType : std::uint8_t { Pawn = 0, Knight, Bishop, Rook, Queen, King, NoPieceType };
+
+// Piece = colour * 6 + type; NoPiece for an empty square.
+enum Piece : std::uint8_t { NoPiece = 12 };
+constexpr Piece make_piece(Color c, PieceType t) { return Piece(c * 6 + t); }
+constexpr Color color_of(Piece p) { return Color(p / 6); }
+constexpr PieceType type_of(Piece p) { return p == NoPiece ? NoPieceType : PieceType(p % 6); }
+
+// Squares a1 = 0, b1 = 1, ..., h8 = 63. NoSquare = 64.
+using Square = std::uint8_t;
+constexpr Square NoSquare = 64;
+constexpr int file_of(Square s) { return s & 7; }
+constexpr int rank_of(Square s) { return s >> 3; }
+constexpr Square make_square(int file, int rank) { return Square(rank * 8 + file); }
+std::string square_name(Square s);  // "e4"
+
+// Castling rights as bits.
+enum CastlingRight : std::uint8_t {
+  NoCastling = 0,
+  WhiteOO = 1,
+  WhiteOOO = 2,
+  BlackOO = 4,
+  BlackOOO = 8,
+  AllCastling = 15
+};
+
+// A move in 16 bits: from (6), to (6), kind (2), promotion piece (2).
+// Castling is encoded king-from -> king-destination (e1g1), as UCI writes it.
+class Move {
+ public:
+  enum Kind : std::uint16_t { Normal = 0, Promotion = 1, EnPassant = 2, Castling = 3 };
+
+  constexpr Move() = default;
+  constexpr Move(Square from, Square to, Kind kind = Normal, PieceType promo = Knight)
+      : data_(std::uint16_t(from | (to << 6) | (kind << 12) | ((promo - Knight) << 14))) {}
+
+  static constexpr Move none() { return Move(); }
+  constexpr Square from() const { return Square(data_ & 63); }
+  constexpr Square to() const { return Square((data_ >> 6) & 63); }
+  constexpr Kind kind() const { return Kind((data_ >> 12) & 3); }
+  constexpr PieceType promotion() const { return PieceType(((data_ >> 14) & 3) + Knight); }
+  constexpr bool is_none() const { return data_ == 0; }
+  constexpr std::uint16_t raw() const { return data_; }
+  constexpr bool operator==(const Move&) const = default;
+
+ private:
+  std::uint16_t data_ = 0;
+};
+
+// Fixed-capacity list of moves (no position has more than 218 legal moves).
+class MoveList {
+ public:
+  void push_back(Move m) { moves_[size_++] = m; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Move operator[](std::size_t i) const { return moves_[i]; }
+  Move& operator[](std::size_t i) { return moves_[i]; }
+  const Move* begin() const { return moves_.data(); }
+  const Move* end() const { return moves_.data() + size_; }
+  Move* begin() { return moves_.data(); }
+  Move* end() { return moves_.data() + size_; }
+  bool contains(Move m) const;
+  void clear() { size_ = 0; }
+
+ private:
+  std::array<Move, 256> moves_{};
+  std::size_t size_ = 0;
+};
+
+}  // namespace knightly::chess

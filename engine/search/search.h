@@ -1,0 +1,93 @@
+#pragma once
+// The engine API with no protocol in it: a Search owns all its state (transposition table,
+// RNG, killers, history, counters), so any number of searches run at once on different
+// threads without sharing anything. uci/ parses text into these structs and prints results;
+// the runner's BuiltinPlayer calls the same API in-process.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/chess/position.h"
+
+namespace knightly::search {
+
+enum class Algorithm { Random, Greedy, Minimax, Negamax, AlphaBeta, Mcts };
+
+// Everything a UCI option can set. Defaults are the strongest alpha-beta configuration.
+struct SearchConfig {
+  Algorithm algorithm = Algorithm::AlphaBeta;
+  std::string eval = "material+pst";  // terms joined by '+': material pst tension mobility random
+  int hash_mb = 16;                   // 0 = no transposition table
+  bool iterative_deepening = true;
+  bool move_ordering = true;
+  bool quiescence = true;
+  bool shuffle = false;     // shuffle move order before searching
+  int eval_noise = 0;       // cp, uniform noise in [-n, n] added to leaf evaluations
+  int random_margin = 0;    // cp, pick uniformly among root moves within n of the best
+  std::uint64_t seed = 1;   // 0 = from the clock
+  bool mcts_eval_playouts = false;  // MCTS: cut playouts short and score them by evaluation
+  bool own_book = false;
+  std::string book_file;    // EPD or PGN lines
+  int default_depth = 4;    // used when `go` gives no limit at all (not "infinite")
+};
+
+// Limits of one `go`.
+struct Limits {
+  int depth = 0;                 // 0 = none
+  std::uint64_t nodes = 0;       // 0 = none (MCTS: playouts)
+  std::int64_t movetime_ms = 0;  // 0 = none
+  std::int64_t time_ms[2] = {0, 0};  // wtime, btime; 0 = none
+  std::int64_t inc_ms[2] = {0, 0};
+  int movestogo = 0;
+  bool infinite = false;
+  bool has_clock() const { return time_ms[0] > 0 || time_ms[1] > 0; }
+};
+
+// Scores are centipawns from the side to move; mates are MateScore - plies.
+constexpr int MateScore = 32000;
+constexpr int MateBound = MateScore - 1000;
+inline bool is_mate_score(int s) { return s >= MateBound || s <= -MateBound; }
+
+struct SearchInfo {
+  int depth = 0;
+  int seldepth = 0;
+  int score = 0;  // cp, or mate as above
+  std::uint64_t nodes = 0;
+  std::int64_t time_ms = 0;
+  std::vector<chess::Move> pv;
+};
+
+struct SearchResult {
+  chess::Move best;    // Move::none() when there is no legal move
+  chess::Move ponder;  // may be none
+  SearchInfo info;     // of the last completed iteration
+  bool from_book = false;
+};
+
+class Search {
+ public:
+  explicit Search(SearchConfig config);
+  ~Search();
+  Search(const Search&) = delete;
+  Search& operator=(const Search&) = delete;
+
+  const SearchConfig& config() const;
+  void set_config(SearchConfig config);  // resizes tables as needed
+  void new_game();                       // clears tables, history, killers (ucinewgame)
+
+  // Searches `pos` (with its history, for repetitions) until a limit is reached or `stop`
+  // becomes true. Reports each completed iteration through `on_info` (may be empty).
+  // Always returns a legal move when one exists.
+  SearchResult go(const chess::Position& pos, const Limits& limits, const std::atomic<bool>& stop,
+                  const std::function<void(const SearchInfo&)>& on_info = {});
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace knightly::search

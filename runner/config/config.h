@@ -1,0 +1,113 @@
+#pragma once
+// The tournament as plain validated structs. Parsed from TOML (config_toml.h) or from
+// cutechess-style command-line flags (cli_flags.h) into the same types, so users switch with
+// one line. No I/O here beyond what the parsers are handed.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace knightly::runner {
+
+// One time control period: `moves/time+inc`, sudden death (moves = 0), or fixed time per
+// move (`st`). Times in milliseconds.
+struct TimeControl {
+  int moves = 0;                   // moves per period; 0 = whole game
+  std::int64_t time_ms = 0;        // base time of the period
+  std::int64_t increment_ms = 0;
+  std::int64_t movetime_ms = 0;    // fixed time per move (st), exclusive of the above
+  bool infinite = false;           // "inf": no clock at all
+  bool is_set() const { return infinite || movetime_ms > 0 || time_ms > 0; }
+};
+
+// Per-engine search limits; unset fields fall back to the tournament defaults.
+struct Limits {
+  std::optional<TimeControl> tc;
+  std::optional<int> depth;
+  std::optional<std::uint64_t> nodes;
+  std::int64_t time_margin_ms = 0;  // extra time allowed before a loss on time
+};
+
+struct EngineConfig {
+  std::string name;
+  // UCI subprocess (builtin == false): argv[0] = command, then args; exec'd directly.
+  std::string command;
+  std::vector<std::string> args;
+  std::string workdir;                          // "" = current directory
+  std::map<std::string, std::string> env;       // added to the inherited environment
+  bool builtin = false;                         // in-process knightly-engine configuration
+  std::vector<std::pair<std::string, std::string>> options;  // UCI options, in given order
+  Limits limits;
+  std::string protocol = "uci";
+};
+
+struct DrawAdjudication {
+  bool enabled = false;
+  int move_number = 0;  // adjudicate only after this full move
+  int move_count = 0;   // consecutive moves (per side) within the bound
+  int score_cp = 0;     // |score| <= this
+};
+
+struct ResignAdjudication {
+  bool enabled = false;
+  int move_count = 0;   // consecutive moves
+  int score_cp = 0;     // score <= -this for the loser
+  bool two_sided = false;  // the winner must also report >= +score
+};
+
+struct Adjudication {
+  DrawAdjudication draw;
+  ResignAdjudication resign;
+  int max_moves = 0;     // full moves; 0 = none; the game is drawn after that
+  bool tb_adjudicate = false;
+};
+
+struct OpeningsConfig {
+  std::string file;                 // "" = none (start position)
+  std::string format = "epd";       // epd | pgn
+  std::string order = "random";     // random | sequential
+  int start = 1;                    // 1-based index of the first opening used
+  int plies = 0;                    // at most N plies of a PGN line; 0 = all
+  int random_plies = 0;             // N random legal plies from the position
+};
+
+struct SprtConfig {
+  bool enabled = false;
+  double elo0 = 0.0;
+  double elo1 = 5.0;
+  double alpha = 0.05;
+  double beta = 0.05;
+  std::string model = "normalized";  // normalized | logistic
+};
+
+struct OutputConfig {
+  std::string database = "knightly.db";
+  std::string pgn;  // "" = no PGN file
+};
+
+struct TournamentConfig {
+  std::string name = "tournament";
+  std::string format = "round-robin";  // round-robin | gauntlet
+  int seeds = 1;                       // gauntlet: the first N engines play everyone else
+  int rounds = 1;
+  int games_per_encounter = 2;         // 2 = a game pair (same opening, colours reversed)
+  bool repeat = true;                  // pairs share an opening
+  int concurrency = 1;
+  std::uint64_t seed = 0;              // 0 = chosen at start and stored
+  Limits defaults;                     // default tc / depth / nodes
+  Adjudication adjudication;
+  bool recover = true;                 // restart crashed engines
+};
+
+struct Config {
+  TournamentConfig tournament;
+  std::vector<EngineConfig> engines;
+  OpeningsConfig openings;
+  SprtConfig sprt;
+  OutputConfig output;
+  std::string source_text;  // the config as given (stored in the database)
+  std::string source_path;  // for messages
+};
+
+}  // namespace knightly::runner

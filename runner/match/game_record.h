@@ -1,0 +1,78 @@
+#pragma once
+// A finished game as the match produces it and the database stores it.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace knightly::runner {
+
+enum class Result { None, WhiteWins, BlackWins, Draw };
+inline const char* result_token(Result r) {
+  switch (r) {
+    case Result::WhiteWins: return "1-0";
+    case Result::BlackWins: return "0-1";
+    case Result::Draw: return "1/2-1/2";
+    default: return "*";
+  }
+}
+
+// Why a game ended: the machine-readable class. The human reason string (cutechess's
+// "White mates", "Black loses on time", "Draw by 3-fold repetition"...) is GameRecord::reason.
+enum class Termination {
+  None,
+  Checkmate,
+  Stalemate,
+  Repetition,
+  FiftyMoves,
+  InsufficientMaterial,
+  AdjudicationDraw,
+  AdjudicationResign,
+  MaxMoves,
+  TimeForfeit,
+  IllegalMove,
+  Disconnect,
+  Stall,
+  Interrupted,
+};
+const char* termination_name(Termination t);  // "checkmate", "time forfeit", ... (match module)
+
+struct MoveRecord {
+  std::string uci;
+  std::string san;
+  std::optional<int> score_cp;    // from the mover's point of view
+  std::optional<int> mate_in;     // plies-to-mate sign convention of UCI "score mate N"
+  int depth = 0;
+  int seldepth = 0;
+  std::uint64_t nodes = 0;
+  std::int64_t time_ms = 0;       // think time measured by the runner
+  std::int64_t clock_left_ms = -1;  // after the move, -1 when there is no clock
+  bool book = false;              // an opening move, not played by an engine
+};
+
+// A game's stable identity in its tournament: what resume and sharding name.
+struct GameId {
+  int round = 0;         // 0-based
+  int pair = 0;          // 0-based index of the encounter (pair) within the round
+  int game_in_pair = 0;  // 0 or 1
+  int index = 0;         // 0-based position in the schedule
+  bool operator==(const GameId&) const = default;
+};
+
+struct GameRecord {
+  GameId id;
+  std::string white;
+  std::string black;
+  std::string start_fen;            // position before the opening moves
+  std::vector<MoveRecord> moves;    // opening (book) moves first, then played moves
+  std::string opening_source;       // e.g. "noob_3moves.epd:1234" or "random plies"
+  Result result = Result::None;
+  Termination termination = Termination::None;
+  std::string reason;               // cutechess reason string
+  std::string start_time;           // ISO 8601 UTC
+  std::int64_t duration_ms = 0;
+  std::string time_control;         // PGN TimeControl tag value
+  std::string pgn;                  // full PGN text of the game
+};
+
+}  // namespace knightly::runner
