@@ -23,6 +23,7 @@ struct PgnGame {
   std::string start_fen;                                  // FEN tag or the initial position
   std::vector<PgnMove> moves;                             // main line only
   std::string result;                                     // "1-0", "0-1", "1/2-1/2", "*"
+  std::string comment;                                    // before the first move, or ""
   std::string tag(std::string_view name) const;           // "" if absent
 };
 
@@ -33,9 +34,21 @@ struct PgnError {
   std::string move;     // offending move text, if any
   std::string message;  // e.g. "illegal move Nf6 at ply 12"
 };
+// One line for logs and CLI output: `game 3, line 57: move "Kx": <message>`.
+std::string to_string(const PgnError& error);
 
 // Reads every game in `text`. Variations, NAGs, comments, escapes handled; a game that cannot
 // be read is reported in `errors` and skipped, the rest are returned.
+// What the reader makes of import-format text:
+// - every move is replayed with parse_san, so `move` is legal and `san` is canonical;
+// - comments (`{...}` and `;...`) attach to the move before them (to `PgnGame::comment` before
+//   the first move); several comments are joined with one space; whitespace runs inside a
+//   comment become one space;
+// - variations `(...)` and NAGs `$n` are skipped, `!?`-style suffixes dropped, `%` lines ignored;
+// - the result is the termination marker, else the Result tag, else "*";
+// - a game ends at its termination marker or where the next tag section starts;
+// - a tag value that is not a well-formed string (unescaped quotes, a lone trailing backslash)
+//   is taken from its first quote to the `"]` that ends its line; bytes are kept as they are.
 struct PgnReadResult {
   std::vector<PgnGame> games;
   std::vector<PgnError> errors;
