@@ -1,0 +1,132 @@
+#include "runner/stats/report.h"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <limits>
+#include <span>
+
+#include "runner/stats/elo.h"
+
+namespace knightly::runner::stats {
+namespace {
+
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+std::string format(const char* fmt, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, fmt);
+  const int n = std::vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  if (n < 0) return {};
+  if (static_cast<std::size_t>(n) < sizeof buf) return std::string(buf, static_cast<std::size_t>(n));
+  std::string out(static_cast<std::size_t>(n) + 1, '\0');
+  va_start(args, fmt);
+  std::vsnprintf(out.data(), out.size(), fmt, args);
+  va_end(args);
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+// "%.2f" but a NaN prints as fastchess's fmt prints it ("nan"), never glibc's "-nan".
+std::string fixed(double v, int decimals) {
+  if (std::isnan(v)) return "nan";
+  return format("%.*f", decimals, v);
+}
+
+double ratio(std::int64_t num, std::int64_t den) {
+  if (den == 0) {
+    return num == 0 ? std::numeric_limits<double>::quiet_NaN()
+                    : std::numeric_limits<double>::infinity();
+  }
+  return static_cast<double>(num) / static_cast<double>(den);
+}
+
+std::string base_name(const std::string& path) {
+  const auto pos = path.find_last_of("/\\");
+  return pos == std::string::npos ? path : path.substr(pos + 1);
+}
+
+}  // namespace
+
+double draw_ratio_pairs(const Pentanomial& p) { return ratio(p.wl + p.dd, p.pairs()); }
+double pairs_ratio(const Pentanomial& p) { return ratio(p.ww + p.wd, p.ld + p.ll); }
+double wl_dd_ratio(const Pentanomial& p) { return ratio(p.wl, p.dd); }
+
+std::string fastchess_sprt_line(const SprtConfig& config, double llr) {
+  SprtStatus s;
+  s.llr = llr;
+  s.bounds = sprt_bounds(config.alpha, config.beta);
+  return "LLR: " + fixed(llr, 2) + " (" + fixed(s.fraction() * 100.0, 1) + "%) (" +
+         fixed(s.bounds.lower, 2) + ", " + fixed(s.bounds.upper, 2) + ") [" +
+         fixed(config.elo0, 2) + ", " + fixed(config.elo1, 2) + "]";
+}
+
+std::string fastchess_report(const MatchLabel& label, const Trinomial& games,
+                             const Pentanomial& pairs, const std::optional<SprtConfig>& sprt,
+                             bool penta) {
+  const EloEstimate e = penta ? get_elo(pairs) : get_elo(games);
+  const std::string threads = label.threads.empty() ? "NULL" : label.threads;
+  const std::string hash = label.hash.empty() ? "NULL" : label.hash;
+  const std::string book = label.book.empty() ? "" : ", " + base_name(label.book);
+  const auto n = games.games();
+
+  std::string out = "Results of " + label.first + " vs " + label.second + " (" +
+                    label.time_control + ", " + threads + ", " + hash + book + "):\n";
+  out += "Elo: " + fixed(e.elo, 2) + " +/- " + fixed(e.elo95, 2) + ", nElo: " + fixed(e.nelo, 2) +
+         " +/- " + fixed(e.nelo95, 2) + "\n";
+  const double draws = penta ? draw_ratio_pairs(pairs) : ratio(games.draws, n);
+  out += "LOS: " + fixed(e.los * 100.0, 2) + " %, DrawRatio: " + fixed(draws * 100.0, 2) + " %";
+  if (penta) out += ", PairsRatio: " + fixed(pairs_ratio(pairs), 2);
+  out += "\n";
+  out += format("Games: %lld, Wins: %lld, Losses: %lld, Draws: %lld, Points: ",
+                static_cast<long long>(n), static_cast<long long>(games.wins),
+                static_cast<long long>(games.losses), static_cast<long long>(games.draws)) +
+         fixed(games.points(), 1) + " (" + fixed(games.points() / static_cast<double>(n) * 100.0, 2) +
+         " %)\n";
+  if (penta) {
+    out += format("Ptnml(0-2): [%lld, %lld, %lld, %lld, %lld], WL/DD Ratio: ",
+                  static_cast<long long>(pairs.ll), static_cast<long long>(pairs.ld),
+                  static_cast<long long>(pairs.wl + pairs.dd), static_cast<long long>(pairs.wd),
+                  static_cast<long long>(pairs.ww)) +
+           fixed(wl_dd_ratio(pairs), 2) + "\n";
+  }
+  if (sprt) {
+    double value = 0;
+    if (penta) {
+      const auto c = pairs.as_array();
+      value = llr(sprt->model, sprt->elo0, sprt->elo1, std::span<const double>(c));
+    } else {
+      const auto c = games.as_array();
+      value = llr(sprt->model, sprt->elo0, sprt->elo1, std::span<const double>(c));
+    }
+    out += fastchess_sprt_line(*sprt, value) + "\n";
+  }
+  return out;
+}
+
+std::string cutechess_elo_line(const Trinomial& games) {
+  const EloEstimate e = get_elo(games);
+  const double decisive = static_cast<double>(games.wins + games.losses);
+  const double los =
+      decisive > 0
+          ? 100.0 * (0.5 + 0.5 * std::erf(static_cast<double>(games.wins - games.losses) /
+                                          std::sqrt(2.0 * decisive)))
+          : 50.0;
+  const auto n = games.games();
+  const double draws = n > 0 ? static_cast<double>(games.draws) / static_cast<double>(n) : 0.0;
+  return "Elo difference: " + fixed(e.elo, 1) + " +/- " + fixed(e.elo95, 1) +
+         ", LOS: " + fixed(los, 1) + " %, DrawRatio: " + fixed(draws * 100.0, 1) + " %";
+}
+
+std::string cutechess_sprt_line(const SprtStatus& s) {
+  const double percent = s.bounds.upper != 0 ? s.llr / s.bounds.upper * 100.0 : 0.0;
+  std::string out = format("SPRT: llr %.3g (%.1f%%), lbound %.3g, ubound %.3g", s.llr, percent,
+                           s.bounds.lower, s.bounds.upper);
+  if (s.decision == SprtDecision::AcceptH0) out += " - H0 was accepted";
+  else if (s.decision == SprtDecision::AcceptH1) out += " - H1 was accepted";
+  return out;
+}
+
+}  // namespace knightly::runner::stats

@@ -1,0 +1,54 @@
+#pragma once
+// The text blocks other tools parse, as pure functions: fastchess's interval report (which
+// fishtest's worker reads) and cutechess-cli's result and SPRT lines.
+#include <optional>
+#include <string>
+
+#include "runner/stats/counts.h"
+#include "runner/stats/sprt.h"
+
+namespace knightly::runner::stats {
+
+// What the first line of the fastchess block names. Empty threads/hash print as NULL, as
+// fastchess does for an engine without that option; an empty book is left out, a book path
+// is cut to its file name.
+struct MatchLabel {
+  std::string first;          // the engine the figures are for ("New")
+  std::string second;         // its opponent ("Base")
+  std::string time_control;   // e.g. "10+0.1", "8 plies", "1000 nodes"
+  std::string threads;        // e.g. "1t"
+  std::string hash;           // e.g. "16MB"
+  std::string book;
+};
+
+// fastchess's ratios, from the first engine's side.
+double draw_ratio_pairs(const Pentanomial& p);  // (WL + DD) / pairs, 0..1
+double pairs_ratio(const Pentanomial& p);       // (WW + WD) / (LD + LL)
+double wl_dd_ratio(const Pentanomial& p);       // WL / DD
+
+// The fastchess block, one '\n' after each line:
+//   Results of New vs Base (tc, 1t, 16MB, book):
+//   Elo: ..., nElo: ...
+//   LOS: .. %, DrawRatio: .. %, PairsRatio: ..
+//   Games: .., Wins: .., Losses: .., Draws: .., Points: .. (.. %)
+//   Ptnml(0-2): [..], WL/DD Ratio: ..
+//   LLR: .. (..%) (lower, upper) [elo0, elo1]        <- only when sprt is given
+// Figures are fishtest's get_elo on the pentanomial counts. With penta = false it is
+// fastchess's WDL form: trinomial figures, draw ratio over games, no pair figures.
+std::string fastchess_report(const MatchLabel& label, const Trinomial& games,
+                             const Pentanomial& pairs, const std::optional<SprtConfig>& sprt,
+                             bool penta = true);
+
+// "LLR: 2.91 (100.7%) (-2.25, 2.89) [-3.00, 1.00]" (no newline).
+std::string fastchess_sprt_line(const SprtConfig& config, double llr);
+
+// cutechess-cli: "Elo difference: -9.2 +/- 20.9, LOS: 19.4 %, DrawRatio: 24.4 %" (no newline).
+// Elo and interval from the trinomial (fishtest get_elo), LOS as cutechess computes it from
+// wins and losses only, draw ratio over games.
+std::string cutechess_elo_line(const Trinomial& games);
+
+// cutechess-cli: "SPRT: llr 2.91 (100.7%), lbound -2.94, ubound 2.94 - H1 was accepted"
+// (%.3g numbers, percentage of the upper bound; no suffix while undecided).
+std::string cutechess_sprt_line(const SprtStatus& status);
+
+}  // namespace knightly::runner::stats
