@@ -19,6 +19,7 @@ struct TimeControl {
   std::int64_t movetime_ms = 0;    // fixed time per move (st), exclusive of the above
   bool infinite = false;           // "inf": no clock at all
   bool is_set() const { return infinite || movetime_ms > 0 || time_ms > 0; }
+  bool operator==(const TimeControl&) const = default;
 };
 
 // Per-engine search limits; unset fields fall back to the tournament defaults.
@@ -27,6 +28,7 @@ struct Limits {
   std::optional<int> depth;
   std::optional<std::uint64_t> nodes;
   std::int64_t time_margin_ms = 0;  // extra time allowed before a loss on time
+  bool operator==(const Limits&) const = default;
 };
 
 struct EngineConfig {
@@ -40,6 +42,7 @@ struct EngineConfig {
   std::vector<std::pair<std::string, std::string>> options;  // UCI options, in given order
   Limits limits;
   std::string protocol = "uci";
+  bool operator==(const EngineConfig&) const = default;
 };
 
 struct DrawAdjudication {
@@ -47,6 +50,7 @@ struct DrawAdjudication {
   int move_number = 0;  // adjudicate only after this full move
   int move_count = 0;   // consecutive moves (per side) within the bound
   int score_cp = 0;     // |score| <= this
+  bool operator==(const DrawAdjudication&) const = default;
 };
 
 struct ResignAdjudication {
@@ -54,6 +58,7 @@ struct ResignAdjudication {
   int move_count = 0;   // consecutive moves
   int score_cp = 0;     // score <= -this for the loser
   bool two_sided = false;  // the winner must also report >= +score
+  bool operator==(const ResignAdjudication&) const = default;
 };
 
 struct Adjudication {
@@ -61,6 +66,7 @@ struct Adjudication {
   ResignAdjudication resign;
   int max_moves = 0;     // full moves; 0 = none; the game is drawn after that
   bool tb_adjudicate = false;
+  bool operator==(const Adjudication&) const = default;
 };
 
 struct OpeningsConfig {
@@ -70,6 +76,7 @@ struct OpeningsConfig {
   int start = 1;                    // 1-based index of the first opening used
   int plies = 0;                    // at most N plies of a PGN line; 0 = all
   int random_plies = 0;             // N random legal plies from the position
+  bool operator==(const OpeningsConfig&) const = default;
 };
 
 struct SprtConfig {
@@ -79,11 +86,16 @@ struct SprtConfig {
   double alpha = 0.05;
   double beta = 0.05;
   std::string model = "normalized";  // normalized | logistic
+  bool operator==(const SprtConfig&) const = default;
 };
 
+// Where a config path was resolved from: relative input paths in a TOML file (openings file,
+// engine command containing '/', workdir) are taken from the file's directory; output paths
+// (database, pgn) stay relative to the current directory. See docs/config.md.
 struct OutputConfig {
   std::string database = "knightly.db";
   std::string pgn;  // "" = no PGN file
+  bool operator==(const OutputConfig&) const = default;
 };
 
 struct TournamentConfig {
@@ -98,6 +110,7 @@ struct TournamentConfig {
   Limits defaults;                     // default tc / depth / nodes
   Adjudication adjudication;
   bool recover = true;                 // restart crashed engines
+  bool operator==(const TournamentConfig&) const = default;
 };
 
 struct Config {
@@ -108,6 +121,8 @@ struct Config {
   OutputConfig output;
   std::string source_text;  // the config as given (stored in the database)
   std::string source_path;  // for messages
+  std::string base_dir;     // directory relative input paths were resolved against ("" = cwd)
+  bool operator==(const Config&) const = default;
 };
 
 }  // namespace knightly::runner

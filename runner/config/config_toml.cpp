@@ -1,0 +1,370 @@
+#include "runner/config/config_toml.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <toml++/toml.h>
+#include <vector>
+
+#include "runner/config/closest_name.h"
+#include "runner/config/config_paths.h"
+#include "runner/config/config_validate.h"
+#include "runner/config/time_control_text.h"
+
+namespace knightly::runner {
+
+namespace {
+
+// Thrown inside the parser only and turned into a value at its boundary.
+struct Failure {
+  ConfigError error;
+};
+
+struct Where {
+  int line = 0;
+  int column = 0;
+};
+
+Where where_of(const toml::source_region& region) {
+  return {static_cast<int>(region.begin.line), static_cast<int>(region.begin.column)};
+}
+
+const char* type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a float";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::date: return "a date";
+    case toml::node_type::time: return "a time";
+    case toml::node_type::date_time: return "a date-time";
+    default: return "nothing";
+  }
+}
+
+class TomlParser {
+ public:
+  explicit TomlParser(std::string file) : file_(std::move(file)) {}
+
+  Config parse(const toml::table& root) {
+    check_keys(root, "", {"tournament", "engine", "openings", "output", "sprt", "adjudication"});
+    if (auto* t = table_at(root, "tournament", "tournament")) tournament(*t);
+    if (auto* a = table_at(root, "adjudication", "adjudication")) {
+      if (adjudication_seen_)
+        fail(where_of(a->source()), "adjudication",
+             "given twice: use either [adjudication] or [tournament.adjudication]");
+      adjudication(*a, "adjudication");
+    }
+    engines(root);
+    if (auto* o = table_at(root, "openings", "openings")) openings(*o);
+    if (auto* o = table_at(root, "output", "output")) output(*o);
+    if (auto* s = table_at(root, "sprt", "sprt")) sprt(*s);
+    return std::move(config_);
+  }
+
+  // The position recorded for `key` or its nearest recorded parent.
+  Where locate(const std::string& key) const {
+    if (auto w = find_recorded(key)) return *w;
+    if (auto w = find_recorded("tournament." + key)) return *w;
+    return {1, 1};
+  }
+
+ private:
+  std::optional<Where> find_recorded(std::string key) const {
+    while (true) {
+      if (auto it = where_.find(key); it != where_.end()) return it->second;
+      const auto cut = key.find_last_of(".[");
+      if (cut == std::string::npos || cut == 0) return std::nullopt;
+      key = key.substr(0, cut);
+    }
+  }
+
+  [[noreturn]] void fail(Where w, const std::string& key, const std::string& message) const {
+    throw Failure{ConfigError{file_, w.line, w.column, key, message}};
+  }
+
+  static std::string join(const std::string& prefix, std::string_view key) {
+    return prefix.empty() ? std::string(key) : prefix + "." + std::string(key);
+  }
+
+  void check_keys(const toml::table& table, const std::string& prefix,
+                  const std::vector<std::string>& allowed) {
+    for (const auto& [key, node] : table) {
+      const std::string name(key.str());
+      if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+        fail(where_of(key.source()), join(prefix, name), "unknown key" + suggestion_text(name, allowed));
+      where_[join(prefix, name)] = where_of(node.source());
+    }
+  }
+
+  const toml::table* table_at(const toml::table& parent, std::string_view key, const std::string& path) {
+    const toml::node* node = parent.get(key);
+    if (!node) return nullptr;
+    if (!node->is_table()) fail(where_of(node->source()), path, std::string("expected a table, got ") + type_name(*node));
+    where_[path] = where_of(node->source());
+    return node->as_table();
+  }
+
+  std::optional<std::string> str(const toml::table& t, std::string_view key, const std::string& path) {
+    const toml::node* node = t.get(key);
+    if (!node) return std::nullopt;
+    if (!node->is_string()) fail(where_of(node->source()), path, std::string("expected a string, got ") + type_name(*node));
+    return node->as_string()->get();
+  }
+
+  std::optional<std::int64_t> integer(const toml::table& t, std::string_view key, const std::string& path,
+                                      std::int64_t min, std::int64_t max = INT32_MAX) {
+    const toml::node* node = t.get(key);
+    if (!node) return std::nullopt;
+    if (!node->is_integer()) fail(where_of(node->source()), path, std::string("expected an integer, got ") + type_name(*node));
+    const std::int64_t v = node->as_integer()->get();
+    if (v < min || v > max)
+      fail(where_of(node->source()), path,
+           "value " + std::to_string(v) + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    return v;
+  }
+
+  std::optional<double> number(const toml::table& t, std::string_view key, const std::string& path) {
+    const toml::node* node = t.get(key);
+    if (!node) return std::nullopt;
+    if (node->is_integer()) return static_cast<double>(node->as_integer()->get());
+    if (!node->is_floating_point() || !std::isfinite(node->as_floating_point()->get()))
+      fail(where_of(node->source()), path, std::string("expected a number, got ") + type_name(*node));
+    return node->as_floating_point()->get();
+  }
+
+  std::optional<bool> boolean(const toml::table& t, std::string_view key, const std::string& path) {
+    const toml::node* node = t.get(key);
+    if (!node) return std::nullopt;
+    if (!node->is_boolean()) fail(where_of(node->source()), path, std::string("expected true or false, got ") + type_name(*node));
+    return node->as_boolean()->get();
+  }
+
+  std::string choice(const toml::table& t, std::string_view key, const std::string& path,
+                     const std::vector<std::string>& allowed, std::string current) {
+    if (auto v = str(t, key, path)) {
+      if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end())
+        fail(where_[path], path, "'" + *v + "' is not valid" + suggestion_text(*v, allowed));
+      return *v;
+    }
+    return current;
+  }
+
+  // tc / st / depth / nodes / time_margin of [tournament] or one [[engine]].
+  void limits(const toml::table& t, const std::string& prefix, Limits& out) {
+    if (auto tc = str(t, "tc", join(prefix, "tc"))) {
+      auto parsed = parse_tc_text(*tc);
+      if (!parsed) fail(where_[join(prefix, "tc")], join(prefix, "tc"), parsed.error());
+      out.tc = *parsed;
+    }
+    if (auto st = number(t, "st", join(prefix, "st"))) {
+      if (out.tc) fail(where_[join(prefix, "st")], join(prefix, "st"), "give either tc or st, not both");
+      if (*st <= 0) fail(where_[join(prefix, "st")], join(prefix, "st"), "st must be a positive number of seconds");
+      TimeControl tc;
+      tc.movetime_ms = std::max<std::int64_t>(1, std::llround(*st * 1000));
+      out.tc = tc;
+    }
+    if (auto d = integer(t, "depth", join(prefix, "depth"), 1, 1000)) out.depth = static_cast<int>(*d);
+    if (auto n = integer(t, "nodes", join(prefix, "nodes"), 1, INT64_MAX)) out.nodes = static_cast<std::uint64_t>(*n);
+    if (auto m = integer(t, "time_margin", join(prefix, "time_margin"), 0, 3'600'000)) out.time_margin_ms = *m;
+  }
+
+  void tournament(const toml::table& t) {
+    check_keys(t, "tournament",
+               {"name", "format", "seeds", "rounds", "games", "repeat", "concurrency", "seed", "tc",
+                "st", "depth", "nodes", "time_margin", "maxmoves", "recover", "adjudication"});
+    auto& c = config_.tournament;
+    if (auto v = str(t, "name", "tournament.name")) {
+      if (v->empty()) fail(where_["tournament.name"], "tournament.name", "name must not be empty");
+      c.name = *v;
+    }
+    c.format = choice(t, "format", "tournament.format", {"round-robin", "gauntlet"}, c.format);
+    if (auto v = integer(t, "seeds", "tournament.seeds", 1)) c.seeds = static_cast<int>(*v);
+    if (auto v = integer(t, "rounds", "tournament.rounds", 1)) c.rounds = static_cast<int>(*v);
+    if (auto v = integer(t, "games", "tournament.games", 1)) c.games_per_encounter = static_cast<int>(*v);
+    if (auto v = boolean(t, "repeat", "tournament.repeat")) c.repeat = *v;
+    if (auto v = integer(t, "concurrency", "tournament.concurrency", 1, 1024)) c.concurrency = static_cast<int>(*v);
+    if (auto v = integer(t, "seed", "tournament.seed", 0, INT64_MAX)) c.seed = static_cast<std::uint64_t>(*v);
+    if (auto v = boolean(t, "recover", "tournament.recover")) c.recover = *v;
+    limits(t, "tournament", c.defaults);
+    if (auto v = integer(t, "maxmoves", "tournament.maxmoves", 0)) c.adjudication.max_moves = static_cast<int>(*v);
+    if (auto* a = table_at(t, "adjudication", "tournament.adjudication")) {
+      adjudication(*a, "tournament.adjudication");
+      adjudication_seen_ = true;
+    }
+  }
+
+  void adjudication(const toml::table& t, const std::string& prefix) {
+    check_keys(t, prefix, {"draw", "resign", "maxmoves"});
+    auto& a = config_.tournament.adjudication;
+    if (auto v = integer(t, "maxmoves", join(prefix, "maxmoves"), 0)) a.max_moves = static_cast<int>(*v);
+    if (auto* d = table_at(t, "draw", join(prefix, "draw"))) {
+      const std::string p = join(prefix, "draw");
+      check_keys(*d, p, {"movenumber", "movecount", "score"});
+      a.draw.enabled = true;
+      a.draw.move_number = static_cast<int>(integer(*d, "movenumber", p + ".movenumber", 0).value_or(0));
+      a.draw.move_count = static_cast<int>(required(integer(*d, "movecount", p + ".movecount", 1), *d, p, "movecount"));
+      a.draw.score_cp = static_cast<int>(required(integer(*d, "score", p + ".score", 0), *d, p, "score"));
+    }
+    if (auto* r = table_at(t, "resign", join(prefix, "resign"))) {
+      const std::string p = join(prefix, "resign");
+      check_keys(*r, p, {"movecount", "score", "twosided"});
+      a.resign.enabled = true;
+      a.resign.move_count = static_cast<int>(required(integer(*r, "movecount", p + ".movecount", 1), *r, p, "movecount"));
+      a.resign.score_cp = static_cast<int>(required(integer(*r, "score", p + ".score", 1), *r, p, "score"));
+      a.resign.two_sided = boolean(*r, "twosided", p + ".twosided").value_or(false);
+    }
+  }
+
+  template <typename T>
+  T required(std::optional<T> value, const toml::table& table, const std::string& prefix, const std::string& key) {
+    if (!value) fail(where_of(table.source()), join(prefix, key), "missing required key '" + key + "'");
+    return *value;
+  }
+
+  void engines(const toml::table& root) {
+    const toml::node* node = root.get("engine");
+    if (!node) return;
+    if (!node->is_array_of_tables())
+      fail(where_of(node->source()), "engine", "expected [[engine]] tables, got " + std::string(type_name(*node)));
+    const auto& array = *node->as_array();
+    for (std::size_t i = 0; i < array.size(); ++i) {
+      const auto& t = *array[i].as_table();
+      const std::string p = "engine[" + std::to_string(i + 1) + "]";
+      where_[p] = where_of(t.source());
+      config_.engines.push_back(engine(t, p));
+    }
+  }
+
+  EngineConfig engine(const toml::table& t, const std::string& p) {
+    check_keys(t, p, {"name", "command", "args", "workdir", "env", "builtin", "options", "tc", "st",
+                      "depth", "nodes", "time_margin", "proto"});
+    EngineConfig e;
+    e.name = required(str(t, "name", p + ".name"), t, p, "name");
+    if (e.name.empty()) fail(where_[p + ".name"], p + ".name", "name must not be empty");
+    e.command = str(t, "command", p + ".command").value_or("");
+    e.workdir = str(t, "workdir", p + ".workdir").value_or("");
+    e.builtin = boolean(t, "builtin", p + ".builtin").value_or(false);
+    e.protocol = str(t, "proto", p + ".proto").value_or("uci");
+    if (const toml::node* args = t.get("args")) {
+      if (!args->is_array()) fail(where_of(args->source()), p + ".args", std::string("expected an array of strings, got ") + type_name(*args));
+      for (const auto& a : *args->as_array()) {
+        if (!a.is_string()) fail(where_of(a.source()), p + ".args", std::string("expected a string, got ") + type_name(a));
+        e.args.push_back(a.as_string()->get());
+      }
+    }
+    if (auto* env = table_at(t, "env", p + ".env")) {
+      for (const auto& [key, value] : *env) {
+        const std::string k = p + ".env." + std::string(key.str());
+        if (!value.is_string()) fail(where_of(value.source()), k, std::string("expected a string, got ") + type_name(value));
+        e.env[std::string(key.str())] = value.as_string()->get();
+      }
+    }
+    if (auto* options = table_at(t, "options", p + ".options")) e.options = uci_options(*options, p + ".options");
+    limits(t, p, e.limits);
+    return e;
+  }
+
+  // Options keep the file's order (setoption order can matter to an engine).
+  std::vector<std::pair<std::string, std::string>> uci_options(const toml::table& t, const std::string& p) {
+    struct Item {
+      Where w;
+      std::string name, value;
+    };
+    std::vector<Item> items;
+    for (const auto& [key, node] : t) {
+      const std::string name(key.str());
+      const std::string path = p + "." + name;
+      where_[path] = where_of(key.source());
+      std::string value;
+      if (auto s = node.as_string()) value = s->get();
+      else if (auto i = node.as_integer()) value = std::to_string(i->get());
+      else if (auto b = node.as_boolean()) value = b->get() ? "true" : "false";
+      else if (auto f = node.as_floating_point()) {
+        std::ostringstream out;
+        out << f->get();
+        value = out.str();
+      } else
+        fail(where_of(node.source()), path, std::string("an option value must be a string, integer, float or boolean, got ") + type_name(node));
+      items.push_back({where_of(key.source()), name, value});
+    }
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+      return std::pair(a.w.line, a.w.column) < std::pair(b.w.line, b.w.column);
+    });
+    std::vector<std::pair<std::string, std::string>> out;
+    for (auto& item : items) out.emplace_back(item.name, item.value);
+    return out;
+  }
+
+  void openings(const toml::table& t) {
+    check_keys(t, "openings", {"file", "format", "order", "start", "plies", "random_plies"});
+    auto& o = config_.openings;
+    o.file = str(t, "file", "openings.file").value_or("");
+    o.format = choice(t, "format", "openings.format", {"epd", "pgn"}, o.format);
+    if (!t.get("format") && o.file.size() > 4 && o.file.ends_with(".pgn")) o.format = "pgn";
+    o.order = choice(t, "order", "openings.order", {"random", "sequential"}, o.order);
+    if (auto v = integer(t, "start", "openings.start", 1)) o.start = static_cast<int>(*v);
+    if (auto v = integer(t, "plies", "openings.plies", 0)) o.plies = static_cast<int>(*v);
+    if (auto v = integer(t, "random_plies", "openings.random_plies", 0, 200)) o.random_plies = static_cast<int>(*v);
+  }
+
+  void output(const toml::table& t) {
+    check_keys(t, "output", {"database", "pgn"});
+    if (auto v = str(t, "database", "output.database")) config_.output.database = *v;
+    if (auto v = str(t, "pgn", "output.pgn")) config_.output.pgn = *v;
+  }
+
+  void sprt(const toml::table& t) {
+    check_keys(t, "sprt", {"elo0", "elo1", "alpha", "beta", "model"});
+    auto& s = config_.sprt;
+    s.enabled = true;
+    if (auto v = number(t, "elo0", "sprt.elo0")) s.elo0 = *v;
+    if (auto v = number(t, "elo1", "sprt.elo1")) s.elo1 = *v;
+    if (auto v = number(t, "alpha", "sprt.alpha")) s.alpha = *v;
+    if (auto v = number(t, "beta", "sprt.beta")) s.beta = *v;
+    s.model = choice(t, "model", "sprt.model", {"normalized", "logistic"}, s.model);
+  }
+
+  std::string file_;
+  Config config_;
+  std::map<std::string, Where> where_;
+  bool adjudication_seen_ = false;
+};
+
+}  // namespace
+
+std::expected<Config, ConfigError> parse_config_toml(std::string_view text, std::string_view source_path) {
+  const std::string file(source_path.empty() ? "<config>" : source_path);
+  toml::table root;
+  try {
+    root = toml::parse(text, source_path);
+  } catch (const toml::parse_error& e) {
+    return std::unexpected(ConfigError{file, static_cast<int>(e.source().begin.line),
+                                       static_cast<int>(e.source().begin.column), "",
+                                       std::string(e.description())});
+  }
+  TomlParser parser(file);
+  Config config;
+  try {
+    config = parser.parse(root);
+  } catch (const Failure& f) {
+    return std::unexpected(f.error);
+  }
+  if (auto problem = validate_config(config)) {
+    const Where w = parser.locate(problem->key);
+    problem->file = file;
+    problem->line = w.line;
+    problem->column = w.column;
+    return std::unexpected(*problem);
+  }
+  config.source_text = std::string(text);
+  config.source_path = std::string(source_path);
+  resolve_config_paths(config, source_path.empty() ? std::string() : directory_of(std::string(source_path)));
+  return config;
+}
+
+}  // namespace knightly::runner

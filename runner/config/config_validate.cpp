@@ -1,0 +1,176 @@
+#include "runner/config/config_validate.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "runner/config/closest_name.h"
+
+namespace knightly::runner {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool is_integer(const std::string& s) {
+  if (s.empty()) return false;
+  std::size_t i = (s[0] == '-') ? 1 : 0;
+  if (i == s.size()) return false;
+  return std::all_of(s.begin() + static_cast<long>(i), s.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+enum class Kind { Combo, Term, Spin, Check, String };
+
+const std::map<std::string, Kind>& option_kinds() {
+  static const std::map<std::string, Kind> kinds = {
+      {"search", Kind::Combo},          {"eval", Kind::Term},
+      {"hash", Kind::Spin},             {"iterativedeepening", Kind::Check},
+      {"moveordering", Kind::Check},    {"quiescence", Kind::Check},
+      {"shuffle", Kind::Check},         {"evalnoise", Kind::Spin},
+      {"randommargin", Kind::Spin},     {"seed", Kind::Spin},
+      {"ownbook", Kind::Check},         {"bookfile", Kind::String},
+      {"mctsevalplayouts", Kind::Check}, {"threads", Kind::Spin},
+      {"depth", Kind::Spin},
+  };
+  return kinds;
+}
+
+std::string engine_key(std::size_t i) { return "engine[" + std::to_string(i + 1) + "]"; }
+
+ConfigError error(std::string key, std::string message) {
+  ConfigError e;
+  e.key = std::move(key);
+  e.message = std::move(message);
+  return e;
+}
+
+}  // namespace
+
+const std::vector<std::string>& builtin_option_names() {
+  static const std::vector<std::string> names = {
+      "Search", "Eval", "Hash", "IterativeDeepening", "MoveOrdering", "Quiescence", "Shuffle",
+      "EvalNoise", "RandomMargin", "Seed", "OwnBook", "BookFile", "MctsEvalPlayouts", "Threads",
+      "Depth"};
+  return names;
+}
+
+std::optional<std::string> check_builtin_option(const std::string& name, const std::string& value) {
+  auto it = option_kinds().find(lower(name));
+  if (it == option_kinds().end())
+    return "unknown builtin option '" + name + "'" + suggestion_text(name, builtin_option_names());
+  switch (it->second) {
+    case Kind::Combo: {
+      static const std::vector<std::string> searches = {"random", "greedy", "minimax",
+                                                        "negamax", "alphabeta", "mcts"};
+      if (std::find(searches.begin(), searches.end(), lower(value)) == searches.end())
+        return "Search '" + value + "' is not a search" + suggestion_text(value, searches);
+      break;
+    }
+    case Kind::Term: {
+      static const std::vector<std::string> terms = {"material", "pst", "tension", "mobility",
+                                                     "random"};
+      std::size_t start = 0;
+      while (true) {
+        const auto plus = value.find('+', start);
+        const std::string term = value.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
+        if (std::find(terms.begin(), terms.end(), lower(term)) == terms.end())
+          return "Eval term '" + term + "' is not an evaluation term" + suggestion_text(term, terms);
+        if (plus == std::string::npos) break;
+        start = plus + 1;
+      }
+      break;
+    }
+    case Kind::Spin:
+      if (!is_integer(value)) return "option " + name + " needs an integer, got '" + value + "'";
+      break;
+    case Kind::Check:
+      if (lower(value) != "true" && lower(value) != "false")
+        return "option " + name + " needs true or false, got '" + value + "'";
+      break;
+    case Kind::String:
+      break;
+  }
+  return std::nullopt;
+}
+
+std::optional<ConfigError> validate_config(const Config& config) {
+  const auto& t = config.tournament;
+  const auto& engines = config.engines;
+  if (t.format != "round-robin" && t.format != "gauntlet")
+    return error("tournament.format", "format '" + t.format + "' is not known" +
+                                          suggestion_text(t.format, {"round-robin", "gauntlet"}));
+  if (t.rounds < 1) return error("tournament.rounds", "rounds must be at least 1");
+  if (t.games_per_encounter < 1) return error("tournament.games", "games must be at least 1");
+  if (t.concurrency < 1) return error("tournament.concurrency", "concurrency must be at least 1");
+
+  for (std::size_t i = 0; i < engines.size(); ++i) {
+    const auto& e = engines[i];
+    const std::string key = engine_key(i);
+    if (e.name.empty()) return error(key + ".name", "missing name: every engine needs a unique name");
+    if (!e.builtin && e.command.empty())
+      return error(key, "engine '" + e.name +
+                            "' has neither 'command' (a UCI program) nor 'builtin = true'");
+    if (e.builtin && !e.command.empty())
+      return error(key + ".command", "engine '" + e.name + "' has both 'command' and 'builtin = true'");
+    if (e.protocol != "uci")
+      return error(key + ".proto", "protocol '" + e.protocol + "' is not supported (only uci)");
+    for (std::size_t j = 0; j < i; ++j)
+      if (engines[j].name == e.name)
+        return error(key + ".name", "duplicate engine name '" + e.name + "' (also " + engine_key(j) + ")");
+    if (e.builtin)
+      for (const auto& [name, value] : e.options)
+        if (auto problem = check_builtin_option(name, value))
+          return error(key + ".options." + name, *problem);
+    const bool limited = e.limits.tc || e.limits.depth || e.limits.nodes || t.defaults.tc ||
+                         t.defaults.depth || t.defaults.nodes;
+    // A builtin configuration has its own default depth; a UCI engine told nothing would think forever.
+    if (!limited && !e.builtin)
+      return error(key, "engine '" + e.name +
+                            "' has no limit: set tc, st, depth or nodes for it or in [tournament]");
+  }
+  if (engines.size() < 2)
+    return error("engine", "at least 2 engines are needed, found " + std::to_string(engines.size()));
+  if (t.format == "gauntlet" &&
+      (t.seeds < 1 || static_cast<std::size_t>(t.seeds) >= engines.size()))
+    return error("tournament.seeds", "a gauntlet needs 1 <= seeds < engines (" +
+                                         std::to_string(engines.size()) + " engines, seeds = " +
+                                         std::to_string(t.seeds) + ")");
+
+  const auto& o = config.openings;
+  if (o.format != "epd" && o.format != "pgn")
+    return error("openings.format", "format '" + o.format + "' is not known" +
+                                        suggestion_text(o.format, {"epd", "pgn"}));
+  if (o.order != "random" && o.order != "sequential")
+    return error("openings.order", "order '" + o.order + "' is not known" +
+                                       suggestion_text(o.order, {"random", "sequential"}));
+  if (o.start < 1) return error("openings.start", "start is 1-based and must be at least 1");
+  if (o.plies < 0) return error("openings.plies", "plies must not be negative");
+  if (o.random_plies < 0) return error("openings.random_plies", "random_plies must not be negative");
+
+  const auto& adj = t.adjudication;
+  if (adj.draw.enabled && (adj.draw.move_count < 1 || adj.draw.score_cp < 0 || adj.draw.move_number < 0))
+    return error("adjudication.draw", "draw adjudication needs movecount >= 1, score >= 0, movenumber >= 0");
+  if (adj.resign.enabled && (adj.resign.move_count < 1 || adj.resign.score_cp < 1))
+    return error("adjudication.resign", "resign adjudication needs movecount >= 1 and score >= 1");
+  if (adj.max_moves < 0) return error("adjudication.maxmoves", "maxmoves must not be negative");
+
+  const auto& s = config.sprt;
+  if (s.enabled) {
+    if (engines.size() != 2)
+      return error("sprt", "an SPRT needs exactly 2 engines, found " + std::to_string(engines.size()));
+    if (!(s.elo0 < s.elo1)) return error("sprt.elo1", "elo1 must be greater than elo0");
+    if (!(s.alpha > 0 && s.alpha < 1)) return error("sprt.alpha", "alpha must be in (0, 1)");
+    if (!(s.beta > 0 && s.beta < 1)) return error("sprt.beta", "beta must be in (0, 1)");
+    if (s.model != "normalized" && s.model != "logistic")
+      return error("sprt.model", "model '" + s.model + "' is not known" +
+                                     suggestion_text(s.model, {"normalized", "logistic"}));
+  }
+  if (config.output.database.empty()) return error("output.database", "database path is empty");
+  return std::nullopt;
+}
+
+}  // namespace knightly::runner

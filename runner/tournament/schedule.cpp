@@ -1,0 +1,98 @@
+#include "runner/tournament/schedule.h"
+
+#include <numeric>
+
+#include "engine/chess/position.h"
+#include "runner/tournament/random_plies.h"
+#include "runner/tournament/schedule_rng.h"
+
+namespace knightly::runner {
+
+std::vector<std::pair<int, int>> Schedule::encounters(const TournamentConfig& t, int engine_count) {
+  std::vector<std::pair<int, int>> out;
+  if (t.format == "gauntlet") {
+    for (int s = 0; s < t.seeds && s < engine_count; ++s)
+      for (int o = t.seeds; o < engine_count; ++o) out.emplace_back(s, o);
+  } else {
+    for (int i = 0; i < engine_count; ++i)
+      for (int j = i + 1; j < engine_count; ++j) out.emplace_back(i, j);
+  }
+  return out;
+}
+
+Schedule::Schedule(const Config& config, std::uint64_t seed, std::size_t book_size) {
+  const auto& t = config.tournament;
+  const auto pairings = encounters(t, static_cast<int>(config.engines.size()));
+  const int games = t.games_per_encounter;
+  const int pairs_per_encounter = (games + 1) / 2;
+  const std::size_t total = static_cast<std::size_t>(t.rounds) * pairings.size() * static_cast<std::size_t>(games);
+  games_.reserve(total);
+
+  // Which book entry each opening unit uses: sequential from `start`, or a seeded permutation
+  // of the whole book (built only when there is a book).
+  std::vector<std::uint32_t> order;
+  if (book_size > 0 && config.openings.order == "random") {
+    order.resize(book_size);
+    std::iota(order.begin(), order.end(), 0u);
+    ScheduleRng rng(mix_seed(seed, 0x6f70656e696e6773ULL));  // "openings"
+    for (std::size_t i = book_size - 1; i > 0; --i) std::swap(order[i], order[rng.below(i + 1)]);
+  }
+  const std::size_t start = static_cast<std::size_t>(config.openings.start - 1);
+  auto book_index = [&](std::size_t unit) -> std::size_t {
+    if (book_size == 0) return 0;
+    const std::size_t k = (start + unit) % book_size;
+    return order.empty() ? k : order[k];
+  };
+
+  std::size_t unit = 0;
+  int index = 0;
+  for (int round = 0; round < t.rounds; ++round) {
+    for (std::size_t e = 0; e < pairings.size(); ++e) {
+      const auto [first, second] = pairings[e];
+      for (int g = 0; g < games; ++g) {
+        // A pair shares its opening when `repeat`; otherwise every game has its own.
+        if (g > 0 && !(t.repeat && g % 2 == 1)) ++unit;
+        ScheduledGame game;
+        game.id.round = round;
+        game.id.pair = static_cast<int>(e) * pairs_per_encounter + g / 2;
+        game.id.game_in_pair = g % 2;
+        game.id.index = index++;
+        game.encounter = static_cast<int>(e);
+        // Colours alternate within the encounter; an odd game count also alternates by round.
+        const bool swap = ((g + (games % 2 == 1 ? round : 0)) % 2) == 1;
+        game.white = swap ? second : first;
+        game.black = swap ? first : second;
+        game.opening_unit = unit;
+        game.book_index = book_index(unit);
+        game.opening_seed = mix_seed(seed, unit);
+        games_.push_back(game);
+      }
+      ++unit;
+    }
+  }
+}
+
+std::optional<ScheduledGame> Schedule::next() {
+  if (cursor_ >= games_.size()) return std::nullopt;
+  return games_[cursor_++];
+}
+
+std::expected<Opening, BookError> opening_for(const ScheduledGame& game, const OpeningBook* book,
+                                              const OpeningsConfig& openings) {
+  Opening opening;
+  if (book && book->size() > 0) {
+    auto entry = book->at(game.book_index);
+    if (!entry) return std::unexpected(entry.error());
+    opening = std::move(*entry);
+  } else {
+    opening.fen = std::string(chess::Position::StartFen);
+  }
+  if (openings.random_plies > 0) {
+    auto extended = add_random_plies(opening, openings.random_plies, game.opening_seed);
+    if (!extended) return std::unexpected(BookError{book ? book->label() : "", 0, extended.error()});
+    opening = std::move(*extended);
+  }
+  return opening;
+}
+
+}  // namespace knightly::runner

@@ -1,0 +1,62 @@
+#pragma once
+// The tournament schedule: every game with its stable identity, colours and opening, computed
+// from the config and the seed alone, so the same config and seed always give the same games in
+// the same order. Like fastchess's scheduler it has total() and next(), and any game can be
+// looked up by index, so a resumed run skips the games the database already holds.
+//
+// Order: round by round; within a round encounter by encounter (round robin: every pair of
+// engines (i, j), i < j; gauntlet: each of the first `seeds` engines against every other
+// engine); within an encounter `games` games, grouped in pairs. The two games of a pair share
+// one opening (when `repeat`) and swap colours.
+#include <cstddef>
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <vector>
+
+#include "runner/config/config.h"
+#include "runner/match/game_record.h"
+#include "runner/tournament/opening.h"
+#include "runner/tournament/opening_book.h"
+
+namespace knightly::runner {
+
+struct ScheduledGame {
+  GameId id;
+  int white = 0;  // engine indices into Config::engines
+  int black = 0;
+  int encounter = 0;             // 0-based encounter (engine pairing) within the round
+  std::size_t opening_unit = 0;  // 0-based: which opening of the run (a pair shares one)
+  std::size_t book_index = 0;    // 0-based line/game of the book; 0 when there is no book
+  std::uint64_t opening_seed = 0;  // seeds the random plies; shared by a pair
+  bool operator==(const ScheduledGame&) const = default;
+};
+
+class Schedule {
+ public:
+  // `book_size` = number of openings in the book, 0 for none (the start position).
+  Schedule(const Config& config, std::uint64_t seed, std::size_t book_size);
+
+  std::size_t total() const { return games_.size(); }
+  const ScheduledGame& at(std::size_t index) const { return games_.at(index); }
+  const std::vector<ScheduledGame>& games() const { return games_; }
+
+  // Iteration: the next game after the cursor, or nothing at the end.
+  std::optional<ScheduledGame> next();
+  void seek(std::size_t index) { cursor_ = index; }
+  std::size_t position() const { return cursor_; }
+
+  // Encounters of one round as (first, second) engine indices.
+  static std::vector<std::pair<int, int>> encounters(const TournamentConfig& t, int engine_count);
+
+ private:
+  std::vector<ScheduledGame> games_;
+  std::size_t cursor_ = 0;
+};
+
+// The opening a scheduled game starts from: the book entry (or the start position) followed by
+// the configured random plies. Both games of a pair get the same opening.
+std::expected<Opening, BookError> opening_for(const ScheduledGame& game, const OpeningBook* book,
+                                              const OpeningsConfig& openings);
+
+}  // namespace knightly::runner
