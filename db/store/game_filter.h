@@ -1,0 +1,18 @@
+#pragma once
+// Turns a GameFilter into a WHERE clause with `?` placeholders and the values to bind.
+#include <string>
+#include <vector>
+
+#include "db/store/statement.h"
+#include "db/store/store_types.h"
+
+namespace knightly::db {
+
+struct FilterSql {
+  std::string where;          // " WHERE ..." or "" (alias g for games)
+  std::vector<Value> params;  // in placeholder order
+};
+
+FilterSql filter_sql(const GameFilter& filter);
+
+}  // namespace knightly::db

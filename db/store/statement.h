@@ -1,0 +1,68 @@
+#pragma once
+// A prepared statement (RAII, move-only). Every value from outside is bound to a `?`
+// parameter; SQL text is never built from values.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+struct sqlite3_stmt;
+
+namespace knightly::db {
+
+class Database;
+
+// A value to bind when the parameter list is built at run time (query filters).
+using Value = std::variant<std::nullptr_t, std::int64_t, double, std::string>;
+
+class Statement {
+ public:
+  Statement(const Database& db, std::string_view sql);
+  ~Statement();
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  // Parameters are 1-based, as in SQLite.
+  Statement& bind(int index, std::int64_t value);
+  Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+  Statement& bind(int index, double value);
+  Statement& bind(int index, std::string_view value);
+  Statement& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
+  Statement& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
+  Statement& bind_null(int index);
+  Statement& bind(int index, const Value& value);
+  template <class T>
+  Statement& bind(int index, const std::optional<T>& value) {
+    return value ? bind(index, *value) : bind_null(index);
+  }
+  void bind_all(const std::vector<Value>& values, int first_index = 1);
+
+  // True when a row is available; false when the statement is done. Throws on errors.
+  bool step();
+  // Steps to completion (INSERT/UPDATE/DELETE).
+  void run();
+  // Ready to run again: resets and clears the bindings.
+  void reset();
+
+  bool is_null(int column) const;
+  std::int64_t int64(int column) const;
+  int int32(int column) const { return static_cast<int>(int64(column)); }
+  double real(int column) const;
+  std::string text(int column) const;
+  std::optional<std::int64_t> opt_int64(int column) const;
+
+  const std::string& sql_context() const { return what_; }
+
+ private:
+  void check_bind(int rc, int index);
+
+  sqlite3_stmt* stmt_ = nullptr;
+  const Database* db_ = nullptr;
+  std::string what_;
+};
+
+}  // namespace knightly::db

@@ -1,0 +1,131 @@
+#pragma once
+// The Knightly database: tournaments, engine versions, games and their moves in one SQLite
+// file (schema: db/schema/, docs/schema.md). A finished game goes in with its moves in one
+// transaction committed before insert_game returns, so a crash can lose only games still in
+// progress. Calls are serialized by an internal mutex, so several game workers may share
+// one Store; callbacks must not call back into the same Store.
+#include <cstdint>
+#include <expected>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "db/store/store_error.h"
+#include "db/store/store_types.h"
+#include "runner/match/game_record.h"
+
+namespace knightly::db {
+
+enum class OpenMode {
+  ReadWrite,  // create the file if missing, migrate it to the current schema
+  ReadOnly,   // queries and export: never writes the file
+};
+
+struct StoreOptions {
+  OpenMode mode = OpenMode::ReadWrite;
+  // How long a call waits for another writer's lock before failing with ErrorKind::Locked.
+  int busy_timeout_ms = 10000;
+  // true: every commit is fsynced (survives power loss); false: WAL with synchronous=NORMAL
+  // (survives a crashed or killed process, may lose the last commits on power loss).
+  bool sync_every_commit = true;
+};
+
+// One game for import_games().
+struct ImportItem {
+  runner::GameRecord record;
+  std::int64_t white_engine_id = 0;
+  std::int64_t black_engine_id = 0;
+  // Whatever identifies the game beyond its moves (e.g. the PGN's Event/Site/Date/Round
+  // tags); hashed with the players, start position, moves and result for de-duplication.
+  std::string dedup_key;
+};
+
+class Store {
+ public:
+  // Opens or creates `path` (":memory:" for a private in-memory database). Errors name the
+  // path: NotFound, ReadOnly, Locked, NotKnightly, TooNew, Io. A file that is not a Knightly
+  // database is never modified.
+  static std::expected<Store, StoreError> open(const std::string& path,
+                                               const StoreOptions& options = {});
+
+  ~Store();
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  const std::string& path() const;
+  int schema_version() const;
+  std::string integrity_check() const;  // "ok" when PRAGMA integrity_check finds nothing
+
+  // Every method below throws StoreException on failure (locked, read-only, disk full...).
+
+  // --- tournaments
+  // The live (not restarted) tournament of that name.
+  std::optional<Tournament> find_tournament(std::string_view name) const;
+  std::optional<Tournament> tournament(std::int64_t id) const;
+  // Fails with ErrorKind::Conflict when a live tournament already has the name.
+  Tournament create_tournament(const NewTournament& tournament);
+  // Marks `old_id` restarted (kept with its games under its id) and creates the new one,
+  // in one transaction.
+  Tournament restart_tournament(std::int64_t old_id, const NewTournament& tournament);
+  // Finished/aborted set finished_at to now; running clears it (a resumed tournament).
+  void set_tournament_status(std::int64_t id, TournamentStatus status);
+  std::vector<TournamentSummary> tournaments() const;
+
+  // --- engines
+  // The id of the row for this exact version, created if new. A known version gets its
+  // uci_name/uci_author filled in when they were empty.
+  std::int64_t upsert_engine(const EngineInfo& engine);
+  // The newest version with that name (import matches engines by name).
+  std::optional<std::int64_t> find_engine(std::string_view name) const;
+  std::vector<EngineVersion> engines() const;
+
+  // --- games
+  // Stores a finished game and its moves in one committed transaction; returns its row id.
+  // Conflict if (tournament, round, pair, game_in_pair) is already stored; Invalid if the
+  // result is "*".
+  std::int64_t insert_game(std::int64_t tournament_id, const runner::GameRecord& game,
+                           std::int64_t white_engine_id, std::int64_t black_engine_id);
+  // Identities of the stored games of a tournament, in schedule order (for resume).
+  std::vector<runner::GameId> stored_game_ids(std::int64_t tournament_id) const;
+  std::int64_t count_games(const GameFilter& filter = {}) const;
+  // Streams the filtered games in (tournament, schedule index) order; one StoredGame is
+  // reused, so memory stays flat however many games there are.
+  void for_each_game(const GameFilter& filter,
+                     const std::function<void(const StoredGame&)>& callback,
+                     bool with_moves = true) const;
+
+  // --- import
+  // Inserts the games not already in the database (same content hash), all in one
+  // transaction. Importing the same games again changes nothing.
+  std::vector<ImportOutcome> import_games(std::int64_t tournament_id,
+                                          std::span<const ImportItem> games);
+  static std::string content_hash(const runner::GameRecord& game, std::string_view dedup_key);
+
+  // --- queries (knightly query ...)
+  std::vector<GameSummary> games(const GameFilter& filter) const;
+  std::vector<PairCount> pair_counts(const GameFilter& filter) const;
+  std::vector<Standing> standings(const GameFilter& filter) const;  // by points, descending
+  std::vector<HeadToHead> head_to_head(const GameFilter& filter) const;
+  std::vector<TerminationCount> termination_counts(const GameFilter& filter,
+                                                   bool by_reason = false) const;
+  void for_each_pair_result(const GameFilter& filter,
+                            const std::function<void(const PairResult&)>& callback) const;
+  std::vector<PairResult> pair_results(const GameFilter& filter) const;
+
+  struct Impl;
+
+ private:
+  explicit Store(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// The current time as ISO 8601 UTC ("2026-11-21T23:59:00Z"), as stored in the database.
+std::string utc_now_iso();
+
+}  // namespace knightly::db

@@ -1,0 +1,46 @@
+#pragma once
+// What can go wrong with a database file, as a value (for Store::open) and as an exception
+// (for later calls, which fail only on I/O problems that end the program). Every message
+// names the database path; the CLI prints it and exits with code 2.
+#include <stdexcept>
+#include <string>
+
+namespace knightly::db {
+
+enum class ErrorKind {
+  NotFound,     // read-only open of a file that does not exist
+  ReadOnly,     // writing needed but the file or its directory is read-only
+  Locked,       // another writer held the database longer than the busy timeout
+  NotKnightly,  // not SQLite at all, or SQLite without our schema
+  TooNew,       // a Knightly database from a newer version (user_version above ours)
+  Corrupt,      // SQLite reports corruption
+  Conflict,     // a uniqueness rule refused the row (duplicate game identity, live name)
+  Invalid,      // the caller passed something the store cannot hold
+  Io,           // any other SQLite or file-system failure
+};
+
+const char* error_kind_name(ErrorKind kind);
+
+struct StoreError {
+  ErrorKind kind = ErrorKind::Io;
+  std::string path;
+  std::string message;  // complete sentence naming the path
+  int sqlite_code = 0;  // extended result code, 0 when the error is not from SQLite
+};
+
+class StoreException : public std::runtime_error {
+ public:
+  explicit StoreException(StoreError error)
+      : std::runtime_error(error.message), error_(std::move(error)) {}
+  const StoreError& error() const { return error_; }
+  ErrorKind kind() const { return error_.kind; }
+
+ private:
+  StoreError error_;
+};
+
+// Classifies an SQLite result code; `what` says what was being done ("opening", "inserting a game").
+StoreError sqlite_error(const std::string& path, int code, const std::string& sqlite_message,
+                        const std::string& what);
+
+}  // namespace knightly::db

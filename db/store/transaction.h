@@ -1,0 +1,26 @@
+#pragma once
+// A transaction that rolls back in its destructor unless commit() was called, so an
+// exception between BEGIN and COMMIT leaves the database as it was.
+#include "db/store/database.h"
+
+namespace knightly::db {
+
+class Transaction {
+ public:
+  // IMMEDIATE takes the write lock at BEGIN (waiting up to the busy timeout), so a
+  // writer never fails halfway through with a lock upgrade error.
+  enum class Mode { Deferred, Immediate };
+
+  explicit Transaction(Database& db, Mode mode = Mode::Immediate);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+
+  void commit();
+
+ private:
+  Database& db_;
+  bool done_ = false;
+};
+
+}  // namespace knightly::db
