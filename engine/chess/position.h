@@ -2,6 +2,7 @@
 // The board: bitboards, legal move generation, make/unmake with an internal state stack,
 // incremental Zobrist key (Polyglot-compatible), and game-end detection.
 // Pure: no I/O. Errors from outside input are values (std::expected).
+#include <cstdint>
 #include <expected>
 #include <string>
 #include <string_view>
@@ -79,18 +80,28 @@ class Position {
   int repetition_count() const;  // how many times the current position occurred (1 = first)
   bool is_draw_by_repetition_in_search(int ply_from_root) const;  // 2-fold after root, for search
   bool insufficient_material() const;
+  Bitboard checkers() const;  // enemy pieces giving check to the side to move
+  Key repetition_key() const;  // key() with the ep square only when a legal capture exists
 
  private:
   // Representation is the chess module's to choose; the public members above are the API
   // that the other modules rely on (add to it freely, do not remove).
   struct StateInfo {
-    Key key = 0;
+    Key key = 0;      // Polyglot key: ep included when a pawn could capture pseudo-legally
+    Key rep_key = 0;  // repetition key: ep included only when a legal capture exists
     std::uint8_t castling = 0;
-    Square ep = NoSquare;
-    int halfmove = 0;
+    Square ep = NoSquare;  // set only when a side-to-move pawn attacks it
     Piece captured = NoPiece;
+    int halfmove = 0;
     Move move;
   };
+  struct EmptyTag {};
+  explicit Position(EmptyTag) {}
+  void put_piece(Piece p, Square s);
+  void remove_piece(Square s);
+  void move_piece(Square from, Square to);
+  bool ep_capture_legal() const;  // a legal en-passant capture exists now
+
   std::array<Piece, 64> board_{};
   std::array<Bitboard, 2> by_color_{};
   std::array<Bitboard, 6> by_type_{};

@@ -1,0 +1,224 @@
+#pragma once
+// Legal move generation (internal to the chess module). One template generates for a colour
+// and a mode into a sink: MoveList sinks store moves, counting sinks only add popcounts, which
+// is what makes bulk-counted perft fast. Legality comes from check and pin masks, so no move
+// is ever made and unmade to test it.
+#include "engine/chess/bitboard.h"
+#include "engine/chess/position.h"
+
+namespace knightly::chess::movegen {
+
+enum class Mode { All, Captures };  // Captures: captures, en passant, and every promotion
+
+struct ListSink {
+  MoveList& list;
+  void add(Move m) { list.push_back(m); }
+  void piece_moves(Square from, Bitboard targets) {
+    while (targets) list.push_back(Move(from, pop_lsb(targets)));
+  }
+  template <int Delta>
+  void pawn_moves(Bitboard targets) {
+    while (targets) {
+      Square to = pop_lsb(targets);
+      list.push_back(Move(Square(to - Delta), to));
+    }
+  }
+  template <int Delta>
+  void promotions(Bitboard targets) {
+    while (targets) {
+      Square to = pop_lsb(targets);
+      Square from = Square(to - Delta);
+      list.push_back(Move(from, to, Move::Promotion, Queen));
+      list.push_back(Move(from, to, Move::Promotion, Rook));
+      list.push_back(Move(from, to, Move::Promotion, Bishop));
+      list.push_back(Move(from, to, Move::Promotion, Knight));
+    }
+  }
+};
+
+struct CountSink {
+  std::uint64_t count = 0;
+  void add(Move) { ++count; }
+  void piece_moves(Square, Bitboard targets) { count += popcount(targets); }
+  template <int Delta>
+  void pawn_moves(Bitboard targets) { count += popcount(targets); }
+  template <int Delta>
+  void promotions(Bitboard targets) { count += 4 * popcount(targets); }
+};
+
+// Squares attacked by `them`, with our king removed from the occupancy so that it cannot
+// hide behind itself from a slider.
+template <Color Them>
+inline Bitboard attacked_squares(const Position& pos, Bitboard occupied) {
+  Bitboard att = pawn_attacks_bb<Them>(pos.pieces(Them, Pawn));
+  Bitboard b = pos.pieces(Them, Knight);
+  while (b) att |= knight_attacks(pop_lsb(b));
+  b = pos.pieces(Them, Bishop) | pos.pieces(Them, Queen);
+  while (b) att |= bishop_attacks(pop_lsb(b), occupied);
+  b = pos.pieces(Them, Rook) | pos.pieces(Them, Queen);
+  while (b) att |= rook_attacks(pop_lsb(b), occupied);
+  att |= king_attacks(pos.king_square(Them));
+  return att;
+}
+
+// True when `us` capturing en passant from `from` to `ep` leaves our king safe.
+template <Color Us>
+inline bool en_passant_safe(const Position& pos, Square from, Square ep) {
+  constexpr Color Them = ~Us;
+  Square ksq = pos.king_square(Us);
+  Square cap = Square(Us == White ? ep - 8 : ep + 8);
+  Bitboard occ = (pos.occupied() ^ square_bb(from) ^ square_bb(cap)) | square_bb(ep);
+  Bitboard their = pos.pieces(Them) & ~square_bb(cap);
+  Bitboard rq = (pos.pieces(Rook) | pos.pieces(Queen)) & their;
+  Bitboard bq = (pos.pieces(Bishop) | pos.pieces(Queen)) & their;
+  if (rook_attacks(ksq, occ) & rq) return false;
+  if (bishop_attacks(ksq, occ) & bq) return false;
+  if (knight_attacks(ksq) & pos.pieces(Them, Knight)) return false;
+  if (pawn_attacks(Us, ksq) & pos.pieces(Them, Pawn) & ~square_bb(cap)) return false;
+  return true;
+}
+
+template <Color Us, Mode M, class Sink>
+inline void generate(const Position& pos, Sink& sink) {
+  constexpr Color Them = ~Us;
+  constexpr int Up = Us == White ? 8 : -8;
+  constexpr int UpLeft = Us == White ? 7 : -9;
+  constexpr int UpRight = Us == White ? 9 : -7;
+  constexpr Bitboard Rank7 = Us == White ? rank_bb(6) : rank_bb(1);
+  constexpr Bitboard Rank3 = Us == White ? rank_bb(2) : rank_bb(5);
+
+  const Bitboard us = pos.pieces(Us), them = pos.pieces(Them);
+  const Bitboard occ = us | them;
+  const Square ksq = pos.king_square(Us);
+
+  // King moves first: they need only the attacked-squares map.
+  const Bitboard danger = attacked_squares<Them>(pos, occ ^ square_bb(ksq));
+  Bitboard king_targets = king_attacks(ksq) & ~us & ~danger;
+  if constexpr (M == Mode::Captures) king_targets &= them;
+  sink.piece_moves(ksq, king_targets);
+
+  const Bitboard their_rq = (pos.pieces(Rook) | pos.pieces(Queen)) & them;
+  const Bitboard their_bq = (pos.pieces(Bishop) | pos.pieces(Queen)) & them;
+  const Bitboard checkers = (pawn_attacks(Us, ksq) & pos.pieces(Them, Pawn)) |
+                            (knight_attacks(ksq) & pos.pieces(Them, Knight)) |
+                            (rook_attacks(ksq, occ) & their_rq) |
+                            (bishop_attacks(ksq, occ) & their_bq);
+  if (more_than_one(checkers)) return;
+  const Bitboard check_mask = checkers ? between_bb(ksq, lsb(checkers)) : ~Bitboard(0);
+
+  // Pinned pieces: ours alone between our king and an enemy slider on a line with it.
+  Bitboard pinned = 0;
+  Bitboard snipers = (rook_attacks(ksq, 0) & their_rq) | (bishop_attacks(ksq, 0) & their_bq);
+  while (snipers) {
+    Square s = pop_lsb(snipers);
+    Bitboard b = between_bb(ksq, s) & ~square_bb(s) & occ;
+    if (b && !more_than_one(b) && (b & us)) pinned |= b;
+  }
+
+  Bitboard target = check_mask & ~us;
+  if constexpr (M == Mode::Captures) target &= them;
+
+  // Pawns. Pinned pawns are handled one at a time below.
+  const Bitboard pawns = pos.pieces(Us, Pawn);
+  const Bitboard free_pawns = pawns & ~pinned;
+  const Bitboard empty = ~occ;
+  {
+    Bitboard p7 = free_pawns & Rank7, rest = free_pawns & ~Rank7;
+    // Promotions (always generated, quiet ones too).
+    if (p7) {
+      sink.template promotions<Up>(shift<Up>(p7) & empty & check_mask);
+      sink.template promotions<UpLeft>(shift<UpLeft>(p7) & them & check_mask);
+      sink.template promotions<UpRight>(shift<UpRight>(p7) & them & check_mask);
+    }
+    sink.template pawn_moves<UpLeft>(shift<UpLeft>(rest) & them & check_mask);
+    sink.template pawn_moves<UpRight>(shift<UpRight>(rest) & them & check_mask);
+    if constexpr (M == Mode::All) {
+      Bitboard single = shift<Up>(rest) & empty;
+      Bitboard dbl = shift<Up>(single & Rank3) & empty;
+      sink.template pawn_moves<Up>(single & check_mask);
+      sink.template pawn_moves<2 * Up>(dbl & check_mask);
+    }
+    Bitboard pinned_pawns = pawns & pinned;
+    while (pinned_pawns) {
+      Square from = pop_lsb(pinned_pawns);
+      Bitboard ray = line_bb(ksq, from) & check_mask;
+      Bitboard caps = pawn_attacks(Us, from) & them & ray;
+      Bitboard one = shift<Up>(square_bb(from)) & empty;
+      Bitboard pushes;
+      if constexpr (M == Mode::All) pushes = one | (shift<Up>(one & Rank3) & empty);
+      else pushes = (square_bb(from) & Rank7) ? one : 0;
+      pushes &= ray;
+      Bitboard all = caps | pushes;
+      if (square_bb(from) & Rank7) {
+        while (all) {
+          Square to = pop_lsb(all);
+          sink.add(Move(from, to, Move::Promotion, Queen));
+          sink.add(Move(from, to, Move::Promotion, Rook));
+          sink.add(Move(from, to, Move::Promotion, Bishop));
+          sink.add(Move(from, to, Move::Promotion, Knight));
+        }
+      } else {
+        sink.piece_moves(from, all);
+      }
+    }
+    // En passant: verified by removing both pawns from the board.
+    Square ep = pos.ep_square();
+    if (ep != NoSquare) {
+      Square cap = Square(ep - Up);
+      if (check_mask & (square_bb(ep) | square_bb(cap))) {
+        Bitboard attackers = pawn_attacks(Them, ep) & pawns;
+        while (attackers) {
+          Square from = pop_lsb(attackers);
+          if (en_passant_safe<Us>(pos, from, ep)) sink.add(Move(from, ep, Move::EnPassant));
+        }
+      }
+    }
+  }
+
+  // Knights (a pinned knight can never move).
+  Bitboard b = pos.pieces(Us, Knight) & ~pinned;
+  while (b) {
+    Square from = pop_lsb(b);
+    sink.piece_moves(from, knight_attacks(from) & target);
+  }
+  b = (pos.pieces(Us, Bishop) | pos.pieces(Us, Queen)) & us;
+  while (b) {
+    Square from = pop_lsb(b);
+    Bitboard t = bishop_attacks(from, occ) & target;
+    if (square_bb(from) & pinned) t &= line_bb(ksq, from);
+    sink.piece_moves(from, t);
+  }
+  b = pos.pieces(Us, Rook) | pos.pieces(Us, Queen);
+  b &= us;
+  while (b) {
+    Square from = pop_lsb(b);
+    Bitboard t = rook_attacks(from, occ) & target;
+    if (square_bb(from) & pinned) t &= line_bb(ksq, from);
+    // Queens come through both loops: diagonal moves above, orthogonal ones here.
+    sink.piece_moves(from, t);
+  }
+
+  // Castling: not in check, path empty, king's path not attacked.
+  if constexpr (M == Mode::All) {
+    if (!checkers) {
+      std::uint8_t cr = pos.castling_rights();
+      constexpr std::uint8_t OO = Us == White ? WhiteOO : BlackOO;
+      constexpr std::uint8_t OOO = Us == White ? WhiteOOO : BlackOOO;
+      constexpr Square K = Us == White ? 4 : 60;
+      if ((cr & OO) && !(occ & (square_bb(K + 1) | square_bb(K + 2))) &&
+          !(danger & (square_bb(K + 1) | square_bb(K + 2))))
+        sink.add(Move(K, Square(K + 2), Move::Castling));
+      if ((cr & OOO) && !(occ & (square_bb(K - 1) | square_bb(K - 2) | square_bb(K - 3))) &&
+          !(danger & (square_bb(K - 1) | square_bb(K - 2))))
+        sink.add(Move(K, Square(K - 2), Move::Castling));
+    }
+  }
+}
+
+template <Mode M, class Sink>
+inline void generate(const Position& pos, Sink& sink) {
+  if (pos.side_to_move() == White) generate<White, M>(pos, sink);
+  else generate<Black, M>(pos, sink);
+}
+
+}  // namespace knightly::chess::movegen
