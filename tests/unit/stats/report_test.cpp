@@ -1,0 +1,133 @@
+// The fastchess block fishtest parses and cutechess-cli's lines, character for character.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "runner/stats/elo.h"
+#include "runner/stats/report.h"
+#include "runner/stats/sprt.h"
+
+using namespace knightly::runner::stats;
+
+namespace {
+
+// The counts behind fastchess's documented sample: Ptnml [43, 61, 144, 55, 37] where the
+// 144 one-point pairs are 119 WL and 25 DD (WL/DD 4.76), i.e. 248 wins, 266 losses, 166 draws.
+Pentanomial sample_pairs() {
+  Pentanomial p;
+  p.ll = 43;
+  p.ld = 61;
+  p.wl = 119;
+  p.dd = 25;
+  p.wd = 55;
+  p.ww = 37;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("game pairs are classified by their two results", "[stats][report]") {
+  Pentanomial p;
+  p.add_pair(Outcome::Win, Outcome::Win);
+  p.add_pair(Outcome::Win, Outcome::Loss);
+  p.add_pair(Outcome::Loss, Outcome::Win);
+  p.add_pair(Outcome::Draw, Outcome::Draw);
+  p.add_pair(Outcome::Draw, Outcome::Win);
+  p.add_pair(Outcome::Loss, Outcome::Draw);
+  p.add_pair(Outcome::Loss, Outcome::Loss);
+  CHECK(p.ww == 1);
+  CHECK(p.wl == 2);
+  CHECK(p.dd == 1);
+  CHECK(p.wd == 1);
+  CHECK(p.ld == 1);
+  CHECK(p.ll == 1);
+  CHECK(p.pairs() == 7);
+  const Trinomial t = p.games();
+  CHECK(t.wins == 5);
+  CHECK(t.losses == 5);
+  CHECK(t.draws == 4);
+  CHECK(p.as_array() == std::array<double, 5>{1, 1, 3, 1, 1});
+
+  const Pentanomial s = sample_pairs();
+  const Trinomial g = s.games();
+  CHECK(g.wins == 248);
+  CHECK(g.losses == 266);
+  CHECK(g.draws == 166);
+  CHECK(g.games() == 680);
+}
+
+TEST_CASE("fastchess block: the documented sample comes out of its counts", "[stats][report]") {
+  const Pentanomial pairs = sample_pairs();
+  const MatchLabel label{"New", "Base", "tc", "1t", "16MB", "book"};
+  const std::string expected =
+      "Results of New vs Base (tc, 1t, 16MB, book):\n"
+      "Elo: -9.20 +/- 20.93, nElo: -11.50 +/- 26.11\n"
+      "LOS: 19.41 %, DrawRatio: 42.35 %, PairsRatio: 0.88\n"
+      "Games: 680, Wins: 248, Losses: 266, Draws: 166, Points: 331.0 (48.68 %)\n"
+      "Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: 4.76\n";
+  CHECK(fastchess_report(label, pairs.games(), pairs, std::nullopt) == expected);
+
+  // The sample's bounds (-2.25, 2.89) are alpha 0.05, beta 0.10. Its LLR line belongs to a
+  // later state of the test (these counts give a negative LLR), so the line is checked for an
+  // LLR of 2.9105 and the block with these counts carries their own LLR.
+  const SprtConfig sprt{-3, 1, 0.05, 0.10, EloModel::Normalized};
+  CHECK(fastchess_sprt_line(sprt, 2.9105) == "LLR: 2.91 (100.7%) (-2.25, 2.89) [-3.00, 1.00]");
+  const double own = llr_normalized(-3, 1, pairs.as_array());
+  CHECK(own < 0);
+  const std::string with_sprt = fastchess_report(label, pairs.games(), pairs, sprt);
+  CHECK(with_sprt == expected + fastchess_sprt_line(sprt, own) + "\n");
+  CHECK(fastchess_sprt_line(sprt, own) == "LLR: -0.24 (-10.5%) (-2.25, 2.89) [-3.00, 1.00]");
+}
+
+TEST_CASE("fastchess block: book path, missing options, WDL form", "[stats][report]") {
+  const Pentanomial pairs = sample_pairs();
+  MatchLabel label{"A", "B", "10+0.1", "", "", "/books/UHO_4060_v2.epd"};
+  const std::string penta = fastchess_report(label, pairs.games(), pairs, std::nullopt);
+  CHECK(penta.rfind("Results of A vs B (10+0.1, NULL, NULL, UHO_4060_v2.epd):\n", 0) == 0);
+  label.book.clear();
+  const std::string wdl = fastchess_report(label, pairs.games(), pairs, std::nullopt, false);
+  // Worked by hand from 248/266/166: mu = 0.48676, per-game sd 0.45784.
+  CHECK(wdl ==
+        "Results of A vs B (10+0.1, NULL, NULL):\n"
+        "Elo: -9.20 +/- 22.74, nElo: -10.58 +/- 26.11\n"
+        "LOS: 21.35 %, DrawRatio: 24.41 %\n"
+        "Games: 680, Wins: 248, Losses: 266, Draws: 166, Points: 331.0 (48.68 %)\n");
+  const EloEstimate e = get_elo(pairs.games());
+  // The trinomial interval is wider than the pentanomial one for these correlated pairs.
+  CHECK(e.elo95 > get_elo(pairs).elo95);
+}
+
+TEST_CASE("fastchess ratios: draw ratio over pairs, pairs ratio, WL/DD", "[stats][report]") {
+  const Pentanomial p = sample_pairs();
+  CHECK(draw_ratio_pairs(p) == Approx(144.0 / 340.0));
+  CHECK(pairs_ratio(p) == Approx(92.0 / 104.0));
+  CHECK(wl_dd_ratio(p) == Approx(4.76));
+  Pentanomial only_wins;
+  only_wins.ww = 3;
+  CHECK(std::isinf(pairs_ratio(only_wins)));
+  CHECK(std::isnan(wl_dd_ratio(only_wins)));
+  // No "-nan" from glibc: fastchess prints fmt's "nan"/"inf".
+  const std::string block =
+      fastchess_report({"A", "B", "tc", "1t", "16MB", ""}, only_wins.games(), only_wins, std::nullopt);
+  CHECK(block.find("PairsRatio: inf\n") != std::string::npos);
+  CHECK(block.find("WL/DD Ratio: nan\n") != std::string::npos);
+  CHECK(block.find("-nan") == std::string::npos);
+}
+
+TEST_CASE("cutechess lines", "[stats][report]") {
+  const Trinomial games = sample_pairs().games();
+  // Elo -9.2 +/- 22.7 from W/D/L; LOS from wins and losses only: Phi((248-266)/sqrt(514)).
+  CHECK(cutechess_elo_line(games) == "Elo difference: -9.2 +/- 22.7, LOS: 21.4 %, DrawRatio: 24.4 %");
+
+  SprtStatus s;
+  s.bounds = sprt_bounds(0.05, 0.05);
+  s.llr = 2.9662;
+  s.decision = decide(s.llr, s.bounds);
+  CHECK(cutechess_sprt_line(s) == "SPRT: llr 2.97 (100.7%), lbound -2.94, ubound 2.94 - H1 was accepted");
+  s.llr = -3.0;
+  s.decision = decide(s.llr, s.bounds);
+  CHECK(cutechess_sprt_line(s) == "SPRT: llr -3 (-101.9%), lbound -2.94, ubound 2.94 - H0 was accepted");
+  s.llr = 0.5;
+  s.decision = decide(s.llr, s.bounds);
+  CHECK(cutechess_sprt_line(s) == "SPRT: llr 0.5 (17.0%), lbound -2.94, ubound 2.94");
+}
