@@ -1,0 +1,248 @@
+#include "runner/match/game.h"
+
+#include <algorithm>
+
+#include "engine/chess/notation.h"
+#include "runner/match/game_pgn.h"
+#include "runner/match/time_control.h"
+
+namespace knightly::runner {
+
+using chess::Color;
+
+const char* side_name(Color c) { return c == chess::White ? "White" : "Black"; }
+
+Game::Game(const GameSetup& setup)
+    : setup_(setup),
+      clocks_{Clock(setup.limits[chess::White]), Clock(setup.limits[chess::Black])},
+      draw_(setup.adjudication.draw),
+      resign_(setup.adjudication.resign) {}
+
+std::expected<Game, std::string> Game::create(const GameSetup& setup) {
+  Game game(setup);
+  if (!setup.start_fen.empty()) {
+    auto pos = chess::Position::from_fen(setup.start_fen);
+    if (!pos) {
+      return std::unexpected("bad start FEN '" + setup.start_fen + "': " + pos.error().message);
+    }
+    game.pos_ = *pos;
+    // Canonical text for the FEN tag; the initial position needs no tag at all.
+    std::string fen = game.pos_.fen();
+    game.setup_.start_fen = fen == chess::Position::StartFen ? "" : fen;
+  }
+  std::size_t count = setup.opening_moves.empty() ? setup.opening_uci.size()
+                                                  : setup.opening_moves.size();
+  for (std::size_t i = 0; i < count && !game.finished(); ++i) {
+    chess::Move m;
+    if (setup.opening_moves.empty()) {
+      auto parsed = chess::parse_uci(game.pos_, setup.opening_uci[i]);
+      if (!parsed) {
+        return std::unexpected("opening move " + std::to_string(i + 1) + " '" +
+                               setup.opening_uci[i] + "': " + parsed.error());
+      }
+      m = *parsed;
+    } else {
+      m = setup.opening_moves[i];
+      if (!game.pos_.is_legal(m)) {
+        return std::unexpected("opening move " + std::to_string(i + 1) + " '" +
+                               chess::to_uci(m) + "' is not legal");
+      }
+    }
+    MoveRecord rec;
+    rec.uci = chess::to_uci(m);
+    rec.san = chess::to_san(game.pos_, m);
+    rec.book = true;
+    Color mover = game.pos_.side_to_move();
+    game.pos_.do_move(m);
+    game.clocks_[mover].apply_book_move();
+    rec.clock_left_ms = game.clocks_[mover].timed() ? game.clocks_[mover].remaining_ms() : -1;
+    game.uci_moves_.push_back(rec.uci);
+    game.moves_.push_back(std::move(rec));
+    // Counts restart on book moves, as in cutechess.
+    game.draw_.update(int(game.moves_.size()), std::nullopt, false);
+    game.resign_.update(mover, std::nullopt);
+    game.check_rules();
+  }
+  return game;
+}
+
+MoveRequest Game::next_command() const {
+  MoveRequest req;
+  Color side = pos_.side_to_move();
+  req.side = side;
+  req.start_fen = setup_.start_fen;
+  req.moves = uci_moves_;
+  const Limits& limits = setup_.limits[side];
+  const Clock& mine = clocks_[side];
+  if (mine.fixed_per_move()) {
+    req.movetime_ms = mine.movetime_ms();
+  } else if (mine.timed()) {
+    // Each side's own clock; an opponent without a clock is shown the mover's.
+    const Clock& white = clocks_[chess::White].timed() ? clocks_[chess::White] : mine;
+    const Clock& black = clocks_[chess::Black].timed() ? clocks_[chess::Black] : mine;
+    req.wtime_ms = std::max<std::int64_t>(0, white.remaining_ms());
+    req.btime_ms = std::max<std::int64_t>(0, black.remaining_ms());
+    if (white.increment_ms() > 0) req.winc_ms = white.increment_ms();
+    if (black.increment_ms() > 0) req.binc_ms = black.increment_ms();
+    req.movestogo = mine.moves_to_go();
+  }
+  req.depth = limits.depth;
+  req.nodes = limits.nodes;
+  if (!mine.timed() && !req.depth && !req.nodes) req.infinite = true;
+  req.budget_ms = mine.budget_ms();
+  return req;
+}
+
+void Game::end(Result result, Termination termination, std::string reason) {
+  result_ = result;
+  termination_ = termination;
+  reason_ = std::move(reason);
+}
+
+void Game::forfeit(Color side, Termination why, const std::string& detail) {
+  if (finished()) return;
+  Result win = side == chess::White ? Result::BlackWins : Result::WhiteWins;
+  std::string who = side_name(side);
+  switch (why) {
+    case Termination::Disconnect:
+      end(win, why, who + " disconnects");
+      break;
+    case Termination::Stall:
+      end(win, why, who + "'s connection stalls");
+      break;
+    case Termination::TimeForfeit:
+      end(win, why, who + " loses on time");
+      break;
+    case Termination::IllegalMove:
+      end(win, why, who + " makes an illegal move" + (detail.empty() ? "" : ": " + detail));
+      break;
+    default:
+      end(win, why, who + " forfeits" + (detail.empty() ? "" : ": " + detail));
+      break;
+  }
+}
+
+void Game::interrupt() {
+  if (finished()) return;
+  end(Result::None, Termination::Interrupted, "No result");
+}
+
+void Game::check_rules() {
+  switch (pos_.game_end()) {
+    case chess::GameEnd::None:
+      return;
+    case chess::GameEnd::Checkmate: {
+      Color winner = ~pos_.side_to_move();
+      end(winner == chess::White ? Result::WhiteWins : Result::BlackWins, Termination::Checkmate,
+          std::string(side_name(winner)) + " mates");
+      return;
+    }
+    case chess::GameEnd::Stalemate:
+      end(Result::Draw, Termination::Stalemate, "Draw by stalemate");
+      return;
+    case chess::GameEnd::ThreefoldRepetition:
+      end(Result::Draw, Termination::Repetition, "Draw by 3-fold repetition");
+      return;
+    case chess::GameEnd::FiftyMoveRule:
+      end(Result::Draw, Termination::FiftyMoves, "Draw by fifty moves rule");
+      return;
+    case chess::GameEnd::InsufficientMaterial:
+      end(Result::Draw, Termination::InsufficientMaterial, "Draw by insufficient mating material");
+      return;
+  }
+}
+
+void Game::check_adjudication(Color mover, const MoveEval& eval, bool irreversible) {
+  // cutechess judges only real search results (depth > 0).
+  std::optional<int> score = eval.depth > 0 ? comparable_score(eval) : std::nullopt;
+  draw_.update(int(moves_.size()), score, irreversible);
+  if (draw_.adjudicated()) {
+    end(Result::Draw, Termination::AdjudicationDraw, "Draw by adjudication");
+    return;
+  }
+  resign_.update(mover, score);
+  if (auto loser = resign_.loser()) {
+    Color winner = ~*loser;
+    end(winner == chess::White ? Result::WhiteWins : Result::BlackWins,
+        Termination::AdjudicationResign, std::string(side_name(winner)) + " wins by adjudication");
+    return;
+  }
+  int max_moves = setup_.adjudication.max_moves;
+  if (max_moves > 0 && int(moves_.size()) >= 2 * max_moves) {
+    end(Result::Draw, Termination::MaxMoves, "Draw by adjudication");
+  }
+}
+
+void Game::on_reply(const MoveReply& reply) {
+  if (finished()) return;
+  Color side = pos_.side_to_move();
+  Clock& clock = clocks_[side];
+  const std::int64_t elapsed = reply.eval.time_ms;
+  switch (reply.status) {
+    case MoveReply::Status::Disconnected:
+      forfeit(side, Termination::Disconnect);
+      return;
+    case MoveReply::Status::Stalled:
+      // No bestmove at all: past the clock it is a loss on time, otherwise a stall.
+      if (clock.timed() && !clock.apply(elapsed)) {
+        forfeit(side, Termination::TimeForfeit);
+      } else {
+        forfeit(side, Termination::Stall);
+      }
+      return;
+    case MoveReply::Status::Move:
+      break;
+  }
+  if (!clock.apply(elapsed)) {
+    forfeit(side, Termination::TimeForfeit);
+    return;
+  }
+  auto move = chess::parse_uci(pos_, reply.bestmove);
+  if (!move) {
+    forfeit(side, Termination::IllegalMove, reply.bestmove);
+    return;
+  }
+  MoveRecord rec;
+  rec.uci = chess::to_uci(*move);
+  rec.san = chess::to_san(pos_, *move);
+  rec.score_cp = reply.eval.score_cp;
+  rec.mate_in = reply.eval.mate;
+  rec.depth = reply.eval.depth;
+  rec.seldepth = reply.eval.seldepth;
+  rec.nodes = reply.eval.nodes;
+  rec.time_ms = elapsed;
+  rec.clock_left_ms = clock.timed() ? clock.remaining_ms() : -1;
+  pos_.do_move(*move);
+  uci_moves_.push_back(rec.uci);
+  moves_.push_back(std::move(rec));
+  check_rules();
+  if (!finished()) check_adjudication(side, reply.eval, pos_.halfmove_clock() == 0);
+}
+
+GameRecord Game::record(const GameInfo& info) const {
+  GameRecord rec;
+  rec.id = setup_.id;
+  rec.white = setup_.white;
+  rec.black = setup_.black;
+  rec.start_fen = setup_.start_fen;
+  rec.moves = moves_;
+  rec.opening_source = setup_.opening_source;
+  rec.result = result_;
+  rec.termination = termination_;
+  rec.reason = reason_;
+  rec.start_time = info.start_time;
+  rec.duration_ms = info.duration_ms;
+  std::string wtc = pgn_time_control(setup_.limits[chess::White]);
+  std::string btc = pgn_time_control(setup_.limits[chess::Black]);
+  rec.time_control = wtc == btc ? wtc : wtc + " / " + btc;
+  PgnHeader header;
+  header.event = info.event;
+  header.site = info.site;
+  header.round = info.round.empty() ? std::to_string(setup_.id.round + 1) : info.round;
+  header.white_time_control = wtc;
+  header.black_time_control = btc;
+  rec.pgn = to_pgn(rec, header);
+  return rec;
+}
+
+}  // namespace knightly::runner

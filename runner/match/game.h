@@ -1,0 +1,121 @@
+#pragma once
+// One game as a pure state machine. The driver asks next_command() for the side to move and
+// what to tell its engine, runs the engine, and hands the answer to on_reply() together with
+// the think time it measured. The game checks the move, charges the clock, records the move,
+// and ends the game by the rules, by adjudication or by a fault, with cutechess's result
+// strings. No clocks, threads or I/O here.
+#include <array>
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/chess/position.h"
+#include "runner/config/config.h"
+#include "runner/match/clock.h"
+#include "runner/match/draw_tracker.h"
+#include "runner/match/game_record.h"
+#include "runner/match/move_eval.h"
+#include "runner/match/resign_tracker.h"
+
+namespace knightly::runner {
+
+// Everything a game starts from.
+struct GameSetup {
+  GameId id;
+  std::string white;                       // player names
+  std::string black;
+  std::string start_fen;                   // "" = the initial position
+  std::vector<std::string> opening_uci;    // book moves in UCI text, played before the engines
+  std::vector<chess::Move> opening_moves;  // or the same as moves (used when non-empty)
+  std::string opening_source;              // e.g. "noob_3moves.epd:12"; "" = none
+  std::array<Limits, 2> limits;            // [White], [Black]
+  Adjudication adjudication;
+};
+
+// What the side to move is told: `position ... moves ...` + `go ...`. Same fields as the
+// players' GoCommand; the driver copies them over.
+struct MoveRequest {
+  chess::Color side = chess::White;
+  std::string start_fen;           // "" = startpos
+  std::vector<std::string> moves;  // UCI text from start_fen, book moves included
+  std::optional<std::int64_t> wtime_ms, btime_ms, winc_ms, binc_ms;
+  std::optional<int> movestogo;
+  std::optional<std::int64_t> movetime_ms;
+  std::optional<int> depth;
+  std::optional<std::uint64_t> nodes;
+  bool infinite = false;
+  // How long the move may take before the flag falls (remaining + margin); nullopt when this
+  // side has no clock. The driver adds its own grace to get a stall deadline.
+  std::optional<std::int64_t> budget_ms;
+};
+
+// The engine's answer, translated from the players' GoReply.
+struct MoveReply {
+  enum class Status { Move, Disconnected, Stalled };
+  Status status = Status::Move;
+  std::string bestmove;  // raw text after "bestmove"
+  MoveEval eval;         // last score/depth/nodes; eval.time_ms = measured think time
+};
+
+// Game-wide tags for the PGN that only the caller knows (wall-clock values come in as text).
+struct GameInfo {
+  std::string event = "?";
+  std::string site = "?";
+  std::string round;            // "" = id.round + 1
+  std::string start_time;       // ISO 8601 UTC, e.g. "2026-11-21T23:59:01Z"; "" = unknown
+  std::int64_t duration_ms = 0;
+};
+
+class Game {
+ public:
+  // Fails on a bad FEN or an opening move that is not legal, naming which.
+  static std::expected<Game, std::string> create(const GameSetup& setup);
+
+  bool finished() const { return result_ != Result::None || termination_ != Termination::None; }
+  chess::Color side_to_move() const { return pos_.side_to_move(); }
+  const chess::Position& position() const { return pos_; }
+  const std::vector<MoveRecord>& moves() const { return moves_; }
+  const Clock& clock(chess::Color c) const { return clocks_[c]; }
+  Result result() const { return result_; }
+  Termination termination() const { return termination_; }
+  const std::string& reason() const { return reason_; }
+  const std::string& name(chess::Color c) const { return c == chess::White ? setup_.white : setup_.black; }
+
+  // The command for the side to move. Only while !finished().
+  MoveRequest next_command() const;
+  // The answer of the side to move; advances the game or ends it.
+  void on_reply(const MoveReply& reply);
+  // A fault found outside a `go` (e.g. the engine died or did not answer isready between
+  // moves): `side` loses with the reason for `why` (Disconnect, Stall, TimeForfeit,
+  // IllegalMove). `detail` is appended to an illegal-move reason as cutechess does.
+  void forfeit(chess::Color side, Termination why, const std::string& detail = "");
+  // The run is being stopped: the game ends unfinished ("*", "No result").
+  void interrupt();
+
+  // The finished (or interrupted) game with its PGN.
+  GameRecord record(const GameInfo& info) const;
+
+ private:
+  explicit Game(const GameSetup& setup);
+  void end(Result result, Termination termination, std::string reason);
+  void check_rules();
+  void check_adjudication(chess::Color mover, const MoveEval& eval, bool irreversible);
+
+  GameSetup setup_;
+  chess::Position pos_;
+  std::vector<std::string> uci_moves_;
+  std::vector<MoveRecord> moves_;
+  std::array<Clock, 2> clocks_;
+  DrawTracker draw_;
+  ResignTracker resign_;
+  Result result_ = Result::None;
+  Termination termination_ = Termination::None;
+  std::string reason_;
+};
+
+// "White" / "Black", as cutechess names a side in its result strings.
+const char* side_name(chess::Color c);
+
+}  // namespace knightly::runner

@@ -1,0 +1,110 @@
+#include "runner/match/game_pgn.h"
+
+#include <cstdio>
+
+#include "engine/chess/notation.h"
+#include "engine/chess/pgn.h"
+#include "runner/match/move_eval.h"
+
+namespace knightly::runner {
+
+const char* pgn_termination(Termination t) {
+  switch (t) {
+    case Termination::Checkmate:
+    case Termination::Stalemate:
+    case Termination::Repetition:
+    case Termination::FiftyMoves:
+    case Termination::InsufficientMaterial:
+      return "normal";
+    case Termination::AdjudicationDraw:
+    case Termination::AdjudicationResign:
+    case Termination::MaxMoves:
+      return "adjudication";
+    case Termination::TimeForfeit:
+      return "time forfeit";
+    case Termination::IllegalMove:
+      return "rules infraction";
+    case Termination::Disconnect:
+    case Termination::Stall:
+      return "abandoned";
+    case Termination::None:
+    case Termination::Interrupted:
+      return "unterminated";
+  }
+  return "unterminated";
+}
+
+std::string move_comment(const MoveRecord& move) {
+  if (move.book) return "book";
+  MoveEval eval;
+  eval.score_cp = move.score_cp;
+  eval.mate = move.mate_in;
+  eval.depth = move.depth;
+  eval.seldepth = move.seldepth;
+  eval.nodes = move.nodes;
+  eval.time_ms = move.time_ms;
+  return eval_comment(eval);
+}
+
+std::string format_duration(std::int64_t ms) {
+  std::int64_t s = ms < 0 ? 0 : ms / 1000;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld", (long long)(s / 3600),
+                (long long)(s / 60 % 60), (long long)(s % 60));
+  return buf;
+}
+
+std::string to_pgn(const GameRecord& record, const PgnHeader& header) {
+  chess::PgnGame game;
+  auto tag = [&](const char* name, std::string value) {
+    game.tags.emplace_back(name, value.empty() ? "?" : std::move(value));
+  };
+  std::string date = "????.??.??";
+  if (record.start_time.size() >= 10 && record.start_time[4] == '-' && record.start_time[7] == '-') {
+    date = record.start_time.substr(0, 4) + "." + record.start_time.substr(5, 2) + "." +
+           record.start_time.substr(8, 2);
+  }
+  const char* result = result_token(record.result);
+  tag("Event", header.event);
+  tag("Site", header.site);
+  tag("Date", date);
+  tag("Round", header.round);
+  tag("White", record.white);
+  tag("Black", record.black);
+  tag("Result", result);
+
+  chess::Position pos;
+  if (!record.start_fen.empty()) {
+    if (auto p = chess::Position::from_fen(record.start_fen)) {
+      pos = *p;
+      tag("SetUp", "1");
+      tag("FEN", record.start_fen);
+    }
+  }
+  game.start_fen = pos.fen();
+  for (const MoveRecord& m : record.moves) {
+    auto move = chess::parse_uci(pos, m.uci);
+    if (!move) break;
+    game.moves.push_back({*move, chess::to_san(pos, *move), move_comment(m)});
+    pos.do_move(*move);
+  }
+  if (!record.reason.empty() && !game.moves.empty()) {
+    std::string& c = game.moves.back().comment;
+    c += c.empty() ? record.reason : ", " + record.reason;
+  }
+  tag("PlyCount", std::to_string(game.moves.size()));
+  if (header.white_time_control == header.black_time_control) {
+    tag("TimeControl", header.white_time_control);
+  } else {
+    tag("WhiteTimeControl", header.white_time_control);
+    tag("BlackTimeControl", header.black_time_control);
+  }
+  tag("Termination", pgn_termination(record.termination));
+  if (!record.start_time.empty()) tag("GameStartTime", record.start_time);
+  tag("GameDuration", format_duration(record.duration_ms));
+  if (!record.opening_source.empty()) tag("Opening", record.opening_source);
+  game.result = result;
+  return chess::write_pgn(game);
+}
+
+}  // namespace knightly::runner

@@ -1,0 +1,35 @@
+#pragma once
+// A GameRecord as PGN text, the way cutechess writes it: Seven Tag Roster first, then SetUp/FEN
+// for a non-initial start, PlyCount, TimeControl, Termination, GameStartTime, GameDuration,
+// Opening; move comments "{+0.35/12 0.52s}" and "{book}", and the reason appended to the last
+// move's comment ("{-M1/3 0.01s, Black mates}").
+#include <string>
+
+#include "runner/match/game_record.h"
+
+namespace knightly::runner {
+
+// The tags a record does not carry.
+struct PgnHeader {
+  std::string event = "?";
+  std::string site = "?";
+  std::string round = "?";
+  std::string white_time_control = "-";  // PGN form ("40/60", "60+0.6", "0.1/move", "-")
+  std::string black_time_control = "-";  // one TimeControl tag when both are equal
+};
+
+// The PGN Termination tag value (PGN standard 9.8.1): "normal", "adjudication",
+// "time forfeit", "rules infraction", "abandoned", "unterminated".
+const char* pgn_termination(Termination t);
+
+// The comment cutechess writes after a move ("book", "+0.35/12 0.52s", "" for none).
+std::string move_comment(const MoveRecord& move);
+
+// "hh:mm:ss" as cutechess's GameDuration tag.
+std::string format_duration(std::int64_t ms);
+
+// The whole game as PGN text (ends with a blank line). Moves are replayed from the start FEN;
+// a move that does not replay (a corrupt record) ends the movetext there.
+std::string to_pgn(const GameRecord& record, const PgnHeader& header);
+
+}  // namespace knightly::runner

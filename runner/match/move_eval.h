@@ -1,0 +1,30 @@
+#pragma once
+// What an engine said about the move it played, and the two ways the match uses it:
+// a single comparable score for adjudication, and cutechess's PGN comment text.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace knightly::runner {
+
+struct MoveEval {
+  std::optional<int> score_cp;  // mover's point of view
+  std::optional<int> mate;      // UCI "score mate N": > 0 the mover mates in N moves
+  int depth = 0;
+  int seldepth = 0;
+  std::uint64_t nodes = 0;
+  std::int64_t time_ms = 0;     // think time measured by the runner
+};
+
+// cutechess's scale: centipawns, mate in N moves = 30001 - 2N, mated in N = -30000 + 2N,
+// so mate scores pass any adjudication threshold. nullopt when the engine gave no score.
+std::optional<int> comparable_score(const MoveEval& eval);
+
+// cutechess's score text: "+0.35", "-1.20", "0.00", mate as plies "+M5" / "-M4"; "" without a
+// score or a depth.
+std::string score_text(const MoveEval& eval);
+// cutechess's move comment: "+0.35/12 0.52s", "+M1/3 0.001s"; "" for an empty evaluation.
+// Time precision follows cutechess: 3 decimals under 0.1 s, 2 under 1 s, 1 under 10 s.
+std::string eval_comment(const MoveEval& eval);
+
+}  // namespace knightly::runner

@@ -1,0 +1,225 @@
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "engine/chess/notation.h"
+#include "engine/chess/pgn.h"
+#include "runner/match/game.h"
+#include "runner/match/game_pgn.h"
+#include "runner/match/time_control.h"
+#include "tests/unit/pgn/pgn_test_util.h"
+
+using namespace knightly::runner;
+namespace chess = knightly::chess;
+namespace test = knightly::test;
+
+namespace {
+
+MoveReply reply(const std::string& uci, std::optional<int> cp, int depth, std::int64_t ms,
+                std::optional<int> mate = std::nullopt) {
+  MoveReply r;
+  r.bestmove = uci;
+  r.eval.score_cp = cp;
+  r.eval.mate = mate;
+  r.eval.depth = depth;
+  r.eval.time_ms = ms;
+  return r;
+}
+
+GameInfo info() {
+  GameInfo i;
+  i.event = "Unit \"test\"";
+  i.site = "here";
+  i.start_time = "2026-11-21T23:59:01Z";
+  i.duration_ms = 3'725'000;
+  return i;
+}
+
+// Our own reader, then pgn-extract as an independent judge: both accept the text and agree
+// with the moves the game recorded.
+chess::PgnGame read_back(const GameRecord& rec) {
+  auto parsed = chess::read_pgn(rec.pgn);
+  INFO(rec.pgn);
+  for (const auto& e : parsed.errors) FAIL_CHECK(e.message);
+  REQUIRE(parsed.games.size() == 1);
+  const chess::PgnGame& g = parsed.games[0];
+  REQUIRE(g.moves.size() == rec.moves.size());
+  for (std::size_t i = 0; i < g.moves.size(); ++i) {
+    CHECK(chess::to_uci(g.moves[i].move) == rec.moves[i].uci);
+    CHECK(g.moves[i].san == rec.moves[i].san);
+  }
+  CHECK(g.result == result_token(rec.result));
+  CHECK(g.tag("Result") == result_token(rec.result));
+
+  test::ScratchDir dir;
+  const std::string path = dir.file("game.pgn");
+  test::write_file(path, rec.pgn);
+  CHECK(test::pgn_extract_errors(path, dir) == "");
+  auto extracted = test::pgn_extract_uci(path, dir);
+  CHECK(extracted.errors == "");
+  if (!rec.moves.empty()) {
+    REQUIRE(extracted.games.size() == 1);
+    std::vector<std::string> ours;
+    for (const auto& m : rec.moves) ours.push_back(m.uci);
+    CHECK(extracted.games[0] == ours);
+  }
+  std::istringstream lines(rec.pgn);
+  for (std::string line; std::getline(lines, line);) CHECK(line.size() < 80);
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("PGN of a mate: roster first, tags, cutechess comments, reason last",
+          "[match][pgn]") {
+  GameSetup s;
+  s.white = "Alpha";
+  s.black = "Beta";
+  s.limits[chess::White].tc = *parse_time_control("60+0.6");
+  s.limits[chess::Black].tc = *parse_time_control("60+0.6");
+  Game game = *Game::create(s);
+  game.on_reply(reply("f2f3", 35, 12, 520));
+  game.on_reply(reply("e7e5", -120, 7, 1234));
+  game.on_reply(reply("g2g4", std::nullopt, 9, 50, -1));
+  game.on_reply(reply("d8h4", std::nullopt, 3, 10, 1));
+  REQUIRE(game.finished());
+  GameRecord rec = game.record(info());
+  CHECK(rec.reason == "Black mates");
+  CHECK(rec.time_control == "60+0.6");
+  CHECK(rec.duration_ms == 3'725'000);
+  chess::PgnGame g = read_back(rec);
+
+  const char* roster[] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
+  REQUIRE(g.tags.size() >= 7);
+  for (int i = 0; i < 7; ++i) CHECK(g.tags[i].first == roster[i]);
+  CHECK(g.tag("Event") == "Unit \"test\"");
+  CHECK(g.tag("Date") == "2026.11.21");
+  CHECK(g.tag("Round") == "1");
+  CHECK(g.tag("White") == "Alpha");
+  CHECK(g.tag("Black") == "Beta");
+  CHECK(g.tag("Result") == "0-1");
+  CHECK(g.tag("PlyCount") == "4");
+  CHECK(g.tag("TimeControl") == "60+0.6");
+  CHECK(g.tag("Termination") == "normal");
+  CHECK(g.tag("GameStartTime") == "2026-11-21T23:59:01Z");
+  CHECK(g.tag("GameDuration") == "01:02:05");
+  CHECK(g.tag("FEN") == "");
+  CHECK(g.tag("SetUp") == "");
+  CHECK(g.tag("Opening") == "");
+  CHECK(g.moves[0].comment == "+0.35/12 0.52s");
+  CHECK(g.moves[1].comment == "-1.20/7 1.2s");
+  CHECK(g.moves[2].comment == "-M2/9 0.050s");
+  CHECK(g.moves[3].comment == "+M1/3 0.010s, Black mates");
+  CHECK(rec.pgn.find("[Event \"Unit \\\"test\\\"\"]") != std::string::npos);
+}
+
+TEST_CASE("PGN from a FEN with Black to move, book moves and an opening source",
+          "[match][pgn]") {
+  GameSetup s;
+  s.white = "W";
+  s.black = "B";
+  s.start_fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+  s.opening_uci = {"c7c5", "g1f3"};
+  s.opening_source = "openings.epd:7";
+  s.limits[chess::White].depth = 3;
+  s.limits[chess::Black].depth = 3;
+  s.adjudication.max_moves = 3;  // plies counted from the FEN: 6 plies
+  Game game = *Game::create(s);
+  const char* moves[] = {"d7d6", "d2d4", "c5d4", "f3d4"};
+  for (const char* m : moves) game.on_reply(reply(m, 10, 3, 5));
+  REQUIRE(game.finished());
+  CHECK(game.termination() == Termination::MaxMoves);
+  GameRecord rec = game.record(info());
+  CHECK(rec.time_control == "-");
+  chess::PgnGame g = read_back(rec);
+  CHECK(g.tag("SetUp") == "1");
+  CHECK(g.tag("FEN") == s.start_fen);
+  CHECK(g.tag("TimeControl") == "-");
+  CHECK(g.tag("Termination") == "adjudication");
+  CHECK(g.tag("Opening") == "openings.epd:7");
+  CHECK(g.tag("PlyCount") == "6");
+  CHECK(g.tag("Result") == "1/2-1/2");
+  CHECK(g.moves[0].comment == "book");
+  CHECK(g.moves[1].comment == "book");
+  CHECK(g.moves[2].comment == "+0.10/3 0.005s");
+  CHECK(g.moves[5].comment == "+0.10/3 0.005s, Draw by adjudication");
+  CHECK(rec.pgn.find("1... c5") != std::string::npos);
+}
+
+TEST_CASE("PGN of faults and interrupted games", "[match][pgn]") {
+  struct Row {
+    Termination why;
+    const char* tag;
+    const char* reason;
+  };
+  const Row rows[] = {
+      {Termination::TimeForfeit, "time forfeit", "Black loses on time"},
+      {Termination::IllegalMove, "rules infraction", "Black makes an illegal move: e7e4"},
+      {Termination::Disconnect, "abandoned", "Black disconnects"},
+      {Termination::Stall, "abandoned", "Black's connection stalls"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.reason);
+    GameSetup s;
+    s.white = "W";
+    s.black = "B";
+    Game game = *Game::create(s);
+    game.on_reply(reply("e2e4", 20, 4, 100));
+    game.forfeit(chess::Black, row.why, "e7e4");
+    GameRecord rec = game.record(info());
+    CHECK(rec.reason == row.reason);
+    CHECK(rec.result == Result::WhiteWins);
+    chess::PgnGame g = read_back(rec);
+    CHECK(g.tag("Termination") == row.tag);
+    CHECK(g.moves.back().comment == std::string("+0.20/4 0.10s, ") + row.reason);
+  }
+
+  GameSetup s;
+  s.white = "W";
+  s.black = "B";
+  Game game = *Game::create(s);
+  game.on_reply(reply("d2d4", 0, 1, 1));
+  game.on_reply(reply("d7d5", 0, 1, 1));
+  game.interrupt();
+  GameRecord rec = game.record(info());
+  chess::PgnGame g = read_back(rec);
+  CHECK(g.tag("Result") == "*");
+  CHECK(g.tag("Termination") == "unterminated");
+}
+
+TEST_CASE("a long pseudo-random game round-trips through both PGN readers", "[match][pgn]") {
+  GameSetup s;
+  s.white = "Random A";
+  s.black = "Random B";
+  s.limits[chess::White].tc = *parse_time_control("40/60");
+  s.limits[chess::Black].tc = *parse_time_control("40/60");
+  s.adjudication.max_moves = 150;
+  int games_checked = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    Game game = *Game::create(s);
+    std::uint64_t x = seed * 0x9E3779B97F4A7C15ull;
+    while (!game.finished()) {
+      chess::MoveList legal = game.position().legal_moves();
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      chess::Move m = legal[x % legal.size()];
+      int cp = int(x % 2001) - 1000;
+      game.on_reply(reply(chess::to_uci(m), cp, 1 + int(x % 30), std::int64_t(x % 1500)));
+    }
+    GameRecord rec = game.record(info());
+    INFO("seed " << seed << ": " << rec.reason);
+    read_back(rec);
+    ++games_checked;
+  }
+  CHECK(games_checked == 6);
+}
+
+TEST_CASE("pgn-extract does catch a broken game (the check can fail)", "[match][pgn]") {
+  test::ScratchDir dir;
+  const std::string path = dir.file("bad.pgn");
+  test::write_file(path,
+                   "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"1\"]\n"
+                   "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh5 0-1\n\n");
+  CHECK(test::pgn_extract_errors(path, dir) != "");
+}
