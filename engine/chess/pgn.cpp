@@ -1,7 +1,6 @@
 #include "engine/chess/pgn.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <cstring>
 
@@ -25,6 +24,10 @@ bool is_result(std::string_view w) {
 // Characters that end a movetext word (they start a token of their own).
 bool is_delimiter(char c) {
   return c == '{' || c == '}' || c == '(' || c == ')' || c == ';' || c == '[' || c == '$';
+}
+
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
 }
 
 std::string_view trim(std::string_view s) {
@@ -112,7 +115,22 @@ class GameParser {
   }
 
   void parse_tags() {
-    while (skip_blank() && text_[pos_] == '[') parse_tag();
+    while (skip_blank() && text_[pos_] == '[') {
+      // A tag name seen already starts the next game: this one has tags and no movetext.
+      std::string_view name = peek_tag_name();
+      if (std::any_of(game_.tags.begin(), game_.tags.end(),
+                      [&](const auto& tag) { return tag.first == name; }))
+        return;
+      parse_tag();
+    }
+  }
+
+  std::string_view peek_tag_name() const {
+    std::size_t i = pos_ + 1;
+    while (i < text_.size() && (text_[i] == ' ' || text_[i] == '\t')) ++i;
+    std::size_t start = i;
+    while (i < text_.size() && is_name_char(text_[i])) ++i;
+    return text_.substr(start, i - start);
   }
 
   // `[Name "value"]`. Strict first (escapes per the standard); when that does not end in `"]`
@@ -124,9 +142,7 @@ class GameParser {
     ++pos_;
     while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
     std::size_t name_start = pos_;
-    while (pos_ < text_.size() &&
-           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
-      ++pos_;
+    while (pos_ < text_.size() && is_name_char(text_[pos_])) ++pos_;
     std::string_view name = text_.substr(name_start, pos_ - name_start);
     while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
     if (name.empty() || pos_ >= text_.size() || text_[pos_] != '"')
@@ -247,8 +263,7 @@ class GameParser {
 
   // A movetext word: move number indications ("12.", "12...", glued as in "1.e4"), suffix
   // annotations ("!?") and SAN.
-  void play_word(std::string_view word) {
-    std::string_view w = word;
+  void play_word(std::string_view w) {
     std::size_t digits = 0;
     while (digits < w.size() && is_digit(w[digits])) ++digits;
     if (digits > 0) {
@@ -258,6 +273,7 @@ class GameParser {
       if (dots > digits) w.remove_prefix(dots);  // "1.e4"; "0-0" has no dot and stays
     }
     while (!w.empty() && w.front() == '.') w.remove_prefix(1);
+    const std::string_view written = w;
     while (!w.empty() && (w.back() == '!' || w.back() == '?')) w.remove_suffix(1);
     if (w.empty()) return;  // "...", "!?" standing alone
 
@@ -265,7 +281,7 @@ class GameParser {
     auto move = parse_san(position_, w);
     if (!move) {
       const bool white = position_.side_to_move() == White;
-      fail(line_, std::string(word),
+      fail(line_, std::string(written),
            "cannot play \"" + std::string(w) + "\" at ply " + std::to_string(ply) + " (move " +
                std::to_string(position_.fullmove_number()) + (white ? ". White" : "... Black") +
                "): " + move.error());
