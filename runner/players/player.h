@@ -48,6 +48,8 @@ struct GoReply {
   std::int64_t elapsed_ms = 0;   // measured by the runner: `go` written -> `bestmove` read
   std::int64_t elapsed_us = 0;   // same, microseconds
   std::string detail;            // for logs: exit status, last lines...
+  std::string ponder;            // "ponder" move of the bestmove line, "" if none
+  std::vector<std::string> info_strings;  // texts of `info string` lines (at most 64)
 };
 
 class Player {
@@ -69,6 +71,9 @@ class Player {
   // From the UCI handshake ("id name", "id author"); builtin players report their own.
   virtual std::string id_name() const = 0;
   virtual std::string id_author() const = 0;
+  // Problems worth showing the user that did not stop the engine (an option the engine does
+  // not list, garbage output...). Returns and clears what was collected so far.
+  virtual std::vector<std::string> take_warnings() { return {}; }
 };
 
 }  // namespace knightly::runner

@@ -1,0 +1,329 @@
+#include "runner/players/uci_parser.h"
+
+#include <charconv>
+#include <cstring>
+
+namespace knightly::runner::uci {
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Walks a line token by token; `rest()` gives the untouched remainder (for free text).
+class Tokens {
+ public:
+  explicit Tokens(std::string_view s) : s_(s) {}
+  std::string_view next() {
+    while (pos_ < s_.size() && is_space(s_[pos_])) ++pos_;
+    std::size_t begin = pos_;
+    while (pos_ < s_.size() && !is_space(s_[pos_])) ++pos_;
+    ++count_;
+    return s_.substr(begin, pos_ - begin);
+  }
+  std::string_view peek() const {
+    Tokens copy = *this;
+    return copy.next();
+  }
+  std::string_view rest() const { return trim(s_.substr(pos_)); }
+  std::size_t position() const { return pos_; }
+  void seek(std::size_t pos) { pos_ = pos; }
+  int count() const { return count_; }
+
+ private:
+  std::string_view s_;
+  std::size_t pos_ = 0;
+  int count_ = 0;
+};
+
+std::string where(const Tokens& t) { return " (token " + std::to_string(t.count()) + ")"; }
+
+template <typename T>
+std::expected<T, std::string> number(Tokens& t, std::string_view key) {
+  std::string_view tok = t.next();
+  T value{};
+  if (tok.empty()) return std::unexpected(std::string(key) + " needs a value" + where(t));
+  auto [end, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), value);
+  if (ec != std::errc() || end != tok.data() + tok.size())
+    return std::unexpected(std::string(key) + " needs a number, got '" + std::string(tok) + "'" +
+                           where(t));
+  return value;
+}
+
+// The keywords that end a move list (pv, refutation, currline).
+bool is_info_keyword(std::string_view tok) {
+  static constexpr std::string_view keywords[] = {
+      "depth", "seldepth", "time",  "nodes",     "pv",         "multipv", "score",
+      "currmove", "currmovenumber", "hashfull", "nps", "tbhits",     "sbhits",  "cpuload",
+      "string", "refutation", "currline", "lowerbound", "upperbound", "cp", "mate"};
+  for (std::string_view k : keywords)
+    if (tok == k) return true;
+  return false;
+}
+
+bool ieq(char a, char b) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+  return lower(a) == lower(b);
+}
+
+}  // namespace
+
+LineKind classify(std::string_view line) {
+  Tokens t(line);
+  std::string_view first = t.next();
+  if (first.empty()) return LineKind::Empty;
+  switch (first[0]) {
+    case 'i':
+      if (first == "info") return LineKind::Info;
+      if (first == "id") return LineKind::Id;
+      break;
+    case 'b':
+      if (first == "bestmove") return LineKind::BestMove;
+      break;
+    case 'u':
+      if (first == "uciok") return LineKind::UciOk;
+      break;
+    case 'r':
+      if (first == "readyok") return LineKind::ReadyOk;
+      if (first == "registration") return LineKind::Registration;
+      break;
+    case 'o':
+      if (first == "option") return LineKind::Option;
+      break;
+    case 'c':
+      if (first == "copyprotection") return LineKind::CopyProtection;
+      break;
+    default:
+      break;
+  }
+  return LineKind::Unknown;
+}
+
+std::expected<void, std::string> parse_info_into(std::string_view line, InfoLine& out) {
+  out.report.depth = 0;
+  out.report.seldepth = 0;
+  out.report.score_cp.reset();
+  out.report.mate.reset();
+  out.report.bound = SearchReport::Bound::Exact;
+  out.report.nodes = 0;
+  out.report.nps = 0;
+  out.report.time_ms = 0;
+  out.report.pv.clear();
+  out.has_depth = out.has_score = out.has_pv = false;
+  out.multipv = 1;
+  out.text.clear();
+
+  Tokens t(line);
+  if (t.next() != "info") return std::unexpected("not an info line");
+  std::size_t pv_size = 0;  // reuse the strings already in report.pv
+  auto read_moves = [&](std::vector<std::string>* into) {
+    for (;;) {
+      std::size_t save = t.position();
+      std::string_view tok = t.next();
+      if (tok.empty() || is_info_keyword(tok)) {
+        t.seek(save);
+        return;
+      }
+      if (!into) continue;
+      if (pv_size < into->size()) {
+        (*into)[pv_size].assign(tok);
+      } else {
+        into->emplace_back(tok);
+      }
+      ++pv_size;
+    }
+  };
+
+  for (;;) {
+    std::string_view key = t.next();
+    if (key.empty()) break;
+    if (key == "depth") {
+      auto v = number<int>(t, key);
+      if (!v) return std::unexpected(v.error());
+      out.report.depth = *v;
+      out.has_depth = true;
+    } else if (key == "seldepth") {
+      auto v = number<int>(t, key);
+      if (!v) return std::unexpected(v.error());
+      out.report.seldepth = *v;
+    } else if (key == "time") {
+      auto v = number<std::int64_t>(t, key);
+      if (!v) return std::unexpected(v.error());
+      out.report.time_ms = *v;
+    } else if (key == "nodes") {
+      auto v = number<std::uint64_t>(t, key);
+      if (!v) return std::unexpected(v.error());
+      out.report.nodes = *v;
+    } else if (key == "nps") {
+      auto v = number<std::uint64_t>(t, key);
+      if (!v) return std::unexpected(v.error());
+      out.report.nps = *v;
+    } else if (key == "multipv") {
+      auto v = number<int>(t, key);
+      if (!v) return std::unexpected(v.error());
+      out.multipv = *v;
+    } else if (key == "score") {
+      std::string_view kind = t.next();
+      if (kind != "cp" && kind != "mate")
+        return std::unexpected("score needs cp or mate, got '" + std::string(kind) + "'" +
+                               where(t));
+      auto v = number<int>(t, kind);
+      if (!v) return std::unexpected(v.error());
+      if (kind == "cp") {
+        out.report.score_cp = *v;
+        out.report.mate.reset();
+      } else {
+        out.report.mate = *v;
+        out.report.score_cp.reset();
+      }
+      out.has_score = true;
+      std::string_view bound = t.peek();
+      if (bound == "lowerbound" || bound == "upperbound") {
+        t.next();
+        out.report.bound = bound == "lowerbound" ? SearchReport::Bound::Lower
+                                                 : SearchReport::Bound::Upper;
+      }
+    } else if (key == "lowerbound") {
+      out.report.bound = SearchReport::Bound::Lower;
+    } else if (key == "upperbound") {
+      out.report.bound = SearchReport::Bound::Upper;
+    } else if (key == "pv") {
+      pv_size = 0;
+      read_moves(&out.report.pv);
+      out.report.pv.resize(pv_size);
+      out.has_pv = true;
+    } else if (key == "refutation") {
+      read_moves(nullptr);
+    } else if (key == "currline") {
+      // optional cpu number, then moves
+      std::size_t save = t.position();
+      std::string_view tok = t.next();
+      if (tok.empty() || tok.find_first_not_of("0123456789") != std::string_view::npos)
+        t.seek(save);
+      read_moves(nullptr);
+    } else if (key == "string") {
+      out.text.assign(t.rest());
+      break;
+    } else if (key == "currmove") {
+      t.next();
+    } else if (key == "currmovenumber" || key == "hashfull" || key == "tbhits" ||
+               key == "sbhits" || key == "cpuload") {
+      auto v = number<std::int64_t>(t, key);
+      if (!v) return std::unexpected(v.error());
+    }
+    // anything else: an unknown token, skipped as the spec asks
+  }
+  return {};
+}
+
+std::expected<InfoLine, std::string> parse_info(std::string_view line) {
+  InfoLine out;
+  auto r = parse_info_into(line, out);
+  if (!r) return std::unexpected(r.error());
+  return out;
+}
+
+std::expected<BestMove, std::string> parse_bestmove(std::string_view line) {
+  Tokens t(line);
+  if (t.next() != "bestmove") return std::unexpected("not a bestmove line");
+  BestMove out;
+  std::string_view move = t.next();
+  if (move.empty()) return std::unexpected("bestmove without a move");
+  out.move.assign(move);
+  if (t.next() == "ponder") out.ponder.assign(t.next());
+  return out;
+}
+
+std::expected<IdLine, std::string> parse_id(std::string_view line) {
+  Tokens t(line);
+  if (t.next() != "id") return std::unexpected("not an id line");
+  std::string_view field = t.next();
+  if (field != "name" && field != "author")
+    return std::unexpected("id needs name or author, got '" + std::string(field) + "'");
+  return IdLine{std::string(field), std::string(t.rest())};
+}
+
+std::expected<OptionDecl, std::string> parse_option(std::string_view line) {
+  Tokens t(line);
+  if (t.next() != "option") return std::unexpected("not an option line");
+  if (t.next() != "name") return std::unexpected("option needs 'name' first" + where(t));
+
+  // Free text up to the next keyword of `keys`, spaces inside kept.
+  auto text_until = [&](std::initializer_list<std::string_view> keys, std::string_view& stop) {
+    std::size_t begin = t.position();
+    std::size_t end = begin;
+    for (;;) {
+      std::size_t before = t.position();
+      std::string_view tok = t.next();
+      if (tok.empty()) {
+        stop = {};
+        break;
+      }
+      bool is_key = false;
+      for (std::string_view k : keys) is_key = is_key || tok == k;
+      if (is_key) {
+        stop = tok;
+        end = before;
+        return trim(line.substr(begin, end - begin));
+      }
+    }
+    return trim(line.substr(begin));
+  };
+
+  OptionDecl out;
+  std::string_view stop;
+  out.name.assign(text_until({"type"}, stop));
+  if (out.name.empty()) return std::unexpected("option without a name");
+  if (stop != "type") return std::unexpected("option '" + out.name + "' without a type");
+  std::string_view type = t.next();
+  if (type != "check" && type != "spin" && type != "combo" && type != "button" &&
+      type != "string")
+    return std::unexpected("option '" + out.name + "' has unknown type '" + std::string(type) +
+                           "'");
+  out.type.assign(type);
+
+  const std::initializer_list<std::string_view> keys = {"default", "min", "max", "var"};
+  std::string_view key = t.next();
+  while (!key.empty()) {
+    bool known = false;
+    for (std::string_view k : keys) known = known || key == k;
+    if (!known) return std::unexpected("option '" + out.name + "': unexpected '" +
+                                       std::string(key) + "'" + where(t));
+    std::string_view value = text_until(keys, stop);
+    if (key == "default") {
+      out.default_value.emplace(value);
+    } else if (key == "var") {
+      out.vars.emplace_back(value);
+    } else {
+      std::int64_t n = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+      if (value.empty() || ec != std::errc() || end != value.data() + value.size())
+        return std::unexpected("option '" + out.name + "': " + std::string(key) +
+                               " needs a number, got '" + std::string(value) + "'");
+      (key == "min" ? out.min : out.max) = n;
+    }
+    key = stop;
+  }
+  return out;
+}
+
+bool option_name_equal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!ieq(a[i], b[i])) return false;
+  return true;
+}
+
+bool info_has_score(std::string_view line) {
+  if (line.size() < 5 || line.compare(0, 5, "info ") != 0) return false;
+  std::size_t score = line.find(" score ");
+  if (score == std::string_view::npos) return false;
+  std::size_t str = line.find(" string ");
+  return str == std::string_view::npos || score < str;
+}
+
+}  // namespace knightly::runner::uci

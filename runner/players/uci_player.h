@@ -1,0 +1,50 @@
+#pragma once
+// A UCI engine as a subprocess: Boost.Process spawns the argv directly (never a shell) with
+// the configured working directory and environment; stdin/stdout are Asio async pipes and the
+// engine's stderr goes to a log file. Each player owns its io_context and runs it only inside
+// its own calls, until the reply arrives or a steady_timer deadline fires.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runner/config/config.h"
+#include "runner/players/player.h"
+#include "runner/players/player_options.h"
+#include "runner/players/uci_parser.h"
+
+namespace knightly::runner {
+
+class UciPlayer final : public Player {
+ public:
+  explicit UciPlayer(EngineConfig config, PlayerOptions options = {});
+  ~UciPlayer() override;  // quit()
+  UciPlayer(const UciPlayer&) = delete;
+  UciPlayer& operator=(const UciPlayer&) = delete;
+
+  const std::string& name() const override;
+  std::optional<std::string> start() override;
+  bool alive() const override;
+  bool new_game(std::chrono::milliseconds timeout) override;
+  GoReply go(const GoCommand& cmd, std::chrono::milliseconds deadline) override;
+  void kill() override;
+  void quit() override;
+  std::string id_name() const override;
+  std::string id_author() const override;
+  std::vector<std::string> take_warnings() override;
+
+  // What the engine listed between `uci` and `uciok`.
+  const std::vector<uci::OptionDecl>& engine_options() const;
+  int pid() const;  // 0 when no process is running
+  // Number of lines that were neither UCI nor expected at that point (logged and ignored).
+  std::uint64_t garbage_lines() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// `position ...` and `go ...` lines for `cmd`, appended to `out` (exposed for tests).
+void append_position_and_go(const GoCommand& cmd, std::string& out);
+
+}  // namespace knightly::runner

@@ -1,0 +1,255 @@
+// A small UCI engine for the runner's tests: plays a legal move (the first one, or a seeded
+// random one) through the chess core, and misbehaves on request.
+//
+//   --crash-at-start          exit(3) before reading anything
+//   --crash-on-go N           exit(3) on the Nth `go` (after one info line)
+//   --stall-after-go          after the first `go`, never read or answer anything again
+//   --illegal-move            answer a well-formed move that is not legal
+//   --unparsable-move         answer `bestmove xyz`
+//   --garbage                 emit garbage lines (junk, bad info, CRLF, a 100 kB line)
+//   --slow-uciok MS           wait MS before `uciok`
+//   --no-readyok              never answer `isready`
+//   --readyok-count N         answer only the first N `isready`
+//   --quit-delay MS           on `quit`, exit only after MS
+//   --info-flood N            N info lines per move (depth i, score cp i, nodes 1000 i)
+//   --delay MS                think MS before each bestmove
+//   --print-env VAR           `info string env VAR=value` with every move, and on stderr
+//   --print-cwd               `info string cwd PATH` with every move, and on stderr
+//   --seed N                  play a random legal move from an LCG seeded with N
+//   --name NAME               `id name NAME` (default mock-engine)
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/chess/notation.h"
+#include "engine/chess/position.h"
+
+namespace {
+
+using namespace knightly;
+
+struct Flags {
+  bool crash_at_start = false;
+  int crash_on_go = 0;
+  bool stall_after_go = false;
+  bool illegal_move = false;
+  bool unparsable_move = false;
+  bool garbage = false;
+  int slow_uciok_ms = 0;
+  bool no_readyok = false;
+  int readyok_count = -1;  // -1 = unlimited
+  int quit_delay_ms = 0;
+  int info_flood = 0;
+  int delay_ms = 0;
+  std::string print_env;
+  bool print_cwd = false;
+  unsigned long long seed = 0;
+  std::string name = "mock-engine";
+};
+
+// Unbuffered, whole-line writes so the runner sees each reply at once.
+void out(const std::string& s) {
+  std::string line = s + "\n";
+  const char* p = line.data();
+  std::size_t left = line.size();
+  while (left > 0) {
+    ssize_t n = ::write(1, p, left);
+    if (n <= 0) std::_Exit(4);
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> t;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+    std::size_t b = i;
+    while (i < s.size() && s[i] != ' ' && s[i] != '\t' && s[i] != '\r') ++i;
+    if (i > b) t.push_back(s.substr(b, i - b));
+  }
+  return t;
+}
+
+void emit_garbage() {
+  out("this is not uci");
+  out("info depth x score cp");
+  out("bestmovex e2e4");
+  out("");
+  out("\x01\x02\x7f binary junk \xff");
+  out("info score foo 12");
+  out(std::string(100000, 'g'));
+  out("readyok-ish\r");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags f;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "mock-engine: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--crash-at-start") f.crash_at_start = true;
+    else if (a == "--crash-on-go") f.crash_on_go = std::atoi(value().c_str());
+    else if (a == "--stall-after-go") f.stall_after_go = true;
+    else if (a == "--illegal-move") f.illegal_move = true;
+    else if (a == "--unparsable-move") f.unparsable_move = true;
+    else if (a == "--garbage") f.garbage = true;
+    else if (a == "--slow-uciok") f.slow_uciok_ms = std::atoi(value().c_str());
+    else if (a == "--no-readyok") f.no_readyok = true;
+    else if (a == "--readyok-count") f.readyok_count = std::atoi(value().c_str());
+    else if (a == "--quit-delay") f.quit_delay_ms = std::atoi(value().c_str());
+    else if (a == "--info-flood") f.info_flood = std::atoi(value().c_str());
+    else if (a == "--delay") f.delay_ms = std::atoi(value().c_str());
+    else if (a == "--print-env") f.print_env = value();
+    else if (a == "--print-cwd") f.print_cwd = true;
+    else if (a == "--seed") f.seed = std::strtoull(value().c_str(), nullptr, 10);
+    else if (a == "--name") f.name = value();
+    else {
+      std::fprintf(stderr, "mock-engine: unknown flag %s\n", a.c_str());
+      return 2;
+    }
+  }
+  if (f.crash_at_start) {
+    std::fprintf(stderr, "mock-engine: crashing at start\n");
+    return 3;
+  }
+
+  std::string env_text, cwd_text;
+  if (!f.print_env.empty()) {
+    const char* v = std::getenv(f.print_env.c_str());
+    env_text = "env " + f.print_env + "=" + (v ? v : "<unset>");
+    std::fprintf(stderr, "mock-engine: %s\n", env_text.c_str());
+  }
+  if (f.print_cwd) {
+    char buf[4096];
+    cwd_text = std::string("cwd ") + (::getcwd(buf, sizeof buf) ? buf : "?");
+    std::fprintf(stderr, "mock-engine: %s\n", cwd_text.c_str());
+  }
+
+  chess::Position pos;
+  std::vector<std::string> options_set;
+  unsigned long long rng = f.seed;
+  int gos = 0;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    std::vector<std::string> t = split(line);
+    if (t.empty()) continue;
+    const std::string& cmd = t[0];
+    if (cmd == "uci") {
+      if (f.garbage) emit_garbage();
+      out("id name " + f.name);
+      out("id author the Knightly tests");
+      out("option name Hash type spin default 16 min 1 max 1024");
+      out("option name Threads type spin default 1 min 1 max 1");
+      out("option name Mock Style type combo default solid var solid var wild");
+      out("option name Clear Hash type button");
+      if (f.slow_uciok_ms > 0) sleep_ms(f.slow_uciok_ms);
+      out("uciok");
+    } else if (cmd == "isready") {
+      if (!f.no_readyok && f.readyok_count != 0) out("readyok");
+      if (f.readyok_count > 0) --f.readyok_count;
+    } else if (cmd == "setoption") {
+      // setoption name <id> [value <x>]
+      std::string rest = line.substr(line.find("name") + 4);
+      std::size_t v = rest.find(" value ");
+      std::string name = rest.substr(0, v), val = v == std::string::npos ? "" : rest.substr(v + 7);
+      while (!name.empty() && name.front() == ' ') name.erase(0, 1);
+      options_set.push_back(name + "=" + val);
+    } else if (cmd == "ucinewgame") {
+      pos = chess::Position();
+    } else if (cmd == "position") {
+      std::size_t i = 1;
+      if (i < t.size() && t[i] == "startpos") {
+        pos = chess::Position();
+        ++i;
+      } else if (i < t.size() && t[i] == "fen") {
+        std::string fen;
+        for (++i; i < t.size() && t[i] != "moves"; ++i) fen += (fen.empty() ? "" : " ") + t[i];
+        auto p = chess::Position::from_fen(fen);
+        if (!p) {
+          std::fprintf(stderr, "mock-engine: bad fen %s\n", fen.c_str());
+          return 5;
+        }
+        pos = *p;
+      }
+      if (i < t.size() && t[i] == "moves") {
+        for (++i; i < t.size(); ++i) {
+          auto m = chess::parse_uci(pos, t[i]);
+          if (!m) {
+            std::fprintf(stderr, "mock-engine: bad move %s\n", t[i].c_str());
+            return 5;
+          }
+          pos.do_move(*m);
+        }
+      }
+    } else if (cmd == "go") {
+      ++gos;
+      if (f.garbage) emit_garbage();
+      if (f.crash_on_go > 0 && gos == f.crash_on_go) {
+        out("info depth 1 score cp 0");
+        std::fprintf(stderr, "mock-engine: crashing on go %d\n", gos);
+        std::_Exit(3);
+      }
+      if (f.stall_after_go) {
+        for (;;) sleep_ms(1000);
+      }
+      if (!env_text.empty()) out("info string " + env_text);
+      if (!cwd_text.empty()) out("info string " + cwd_text);
+      for (const std::string& o : options_set) out("info string option " + o);
+      for (int d = 1; d <= f.info_flood; ++d)
+        out("info depth " + std::to_string(d) + " seldepth " + std::to_string(d + 1) +
+            " score cp " + std::to_string(d) + " nodes " + std::to_string(1000 * d) +
+            " nps 100000 time " + std::to_string(d) + " pv e2e4 e7e5");
+      if (f.delay_ms > 0) sleep_ms(f.delay_ms);
+      chess::MoveList moves = pos.legal_moves();
+      std::string best;
+      if (f.unparsable_move) {
+        best = "xyz";
+      } else if (f.illegal_move) {
+        // a well-formed move that is not legal here
+        for (int from = 0; from < 64 && best.empty(); ++from)
+          for (int to = 0; to < 64 && best.empty(); ++to) {
+            if (from == to) continue;
+            std::string text = chess::square_name(chess::Square(from)) +
+                               chess::square_name(chess::Square(to));
+            if (!chess::parse_uci(pos, text)) best = text;
+          }
+      } else if (moves.empty()) {
+        best = "0000";
+      } else {
+        std::size_t k = 0;
+        if (f.seed != 0) {
+          rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+          k = static_cast<std::size_t>((rng >> 33) % moves.size());
+        }
+        best = chess::to_uci(moves[k]);
+      }
+      if (f.info_flood == 0) out("info depth 1 score cp 12 nodes 20 time 0 pv " + best);
+      if (f.garbage) emit_garbage();
+      out("bestmove " + best);
+    } else if (cmd == "stop") {
+      // searches are instant; nothing to stop
+    } else if (cmd == "quit") {
+      if (f.quit_delay_ms > 0) sleep_ms(f.quit_delay_ms);
+      return 0;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,472 @@
+// UciPlayer against real processes: the mock engine with each fault flag, and Stockfish.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "engine/chess/notation.h"
+#include "engine/chess/position.h"
+#include "runner/players/uci_player.h"
+#include "tests/integration/players/mock_paths.h"
+
+using namespace knightly;
+using namespace knightly::runner;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+using test::mock_config;
+
+namespace {
+
+PlayerOptions quick_options() {
+  PlayerOptions o;
+  o.startup_timeout = 3000ms;
+  o.ready_timeout = 2000ms;
+  o.quit_timeout = 500ms;
+  return o;
+}
+
+GoCommand depth_one(std::vector<std::string> moves = {}) {
+  GoCommand g;
+  g.moves = std::move(moves);
+  g.depth = 1;
+  return g;
+}
+
+bool legal_after(const std::vector<std::string>& moves, const std::string& move,
+                 std::string start_fen = "") {
+  auto pos = start_fen.empty() ? chess::Position() : *chess::Position::from_fen(start_fen);
+  for (const auto& m : moves) {
+    auto parsed = chess::parse_uci(pos, m);
+    if (!parsed) return false;
+    pos.do_move(*parsed);
+  }
+  return chess::parse_uci(pos, move).has_value();
+}
+
+long long ms_since(Clock::time_point t0) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::string temp_dir(const std::string& tag) {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("knightly-players-" + tag + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return std::filesystem::canonical(dir).string();
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("handshake, options listed, and a legal move", "[uci_player]") {
+  UciPlayer p(mock_config(), quick_options());
+  REQUIRE_FALSE(p.start());
+  CHECK(p.alive());
+  CHECK(p.pid() > 0);
+  CHECK(p.id_name() == "mock-engine");
+  CHECK(p.id_author() == "the Knightly tests");
+  REQUIRE(p.engine_options().size() == 4);
+  CHECK(p.engine_options()[2].name == "Mock Style");
+  CHECK(p.engine_options()[2].vars == std::vector<std::string>{"solid", "wild"});
+  CHECK(p.take_warnings().empty());
+  REQUIRE(p.new_game(1000ms));
+
+  GoReply r = p.go(depth_one({"e2e4"}), 2000ms);
+  REQUIRE(r.status == ReplyStatus::Move);
+  CHECK(legal_after({"e2e4"}, r.bestmove));
+  CHECK(r.last_info.depth == 1);
+  CHECK(r.last_info.score_cp == 12);
+  CHECK(r.last_info.pv == std::vector<std::string>{r.bestmove});
+  CHECK(r.elapsed_us >= 0);
+  CHECK(r.elapsed_ms < 2000);
+  CHECK(p.garbage_lines() == 0);
+
+  int pid = p.pid();
+  p.quit();
+  CHECK_FALSE(p.alive());
+  CHECK(test::process_gone(pid));
+}
+
+TEST_CASE("a FEN start position and its moves reach the engine", "[uci_player]") {
+  const std::string fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+  UciPlayer p(mock_config({"--seed", "7"}), quick_options());
+  REQUIRE_FALSE(p.start());
+  GoCommand g;
+  g.start_fen = fen;
+  g.wtime_ms = 1000;
+  g.btime_ms = 1000;
+  g.winc_ms = 10;
+  g.binc_ms = 10;
+  std::vector<std::string> moves;
+  for (int ply = 0; ply < 12; ++ply) {
+    g.moves = moves;
+    GoReply r = p.go(g, 2000ms);
+    REQUIRE(r.status == ReplyStatus::Move);
+    REQUIRE(legal_after(moves, r.bestmove, fen));
+    moves.push_back(r.bestmove);
+  }
+}
+
+TEST_CASE("go command text", "[uci_player]") {
+  GoCommand g;
+  g.moves = {"e2e4", "e7e5"};
+  g.wtime_ms = 60000;
+  g.btime_ms = 0;  // an engine is never told 0: many treat it as "no clock"
+  g.winc_ms = 600;
+  g.binc_ms = 600;
+  g.movestogo = 40;
+  std::string out;
+  append_position_and_go(g, out);
+  CHECK(out ==
+        "position startpos moves e2e4 e7e5\n"
+        "go wtime 60000 btime 1 winc 600 binc 600 movestogo 40\n");
+  GoCommand f;
+  f.start_fen = "8/8/8/8/8/8/8/K1k5 w - - 0 1";
+  f.movetime_ms = 100;
+  out.clear();
+  append_position_and_go(f, out);
+  CHECK(out == "position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1\ngo movetime 100\n");
+  GoCommand n;
+  n.nodes = 5000;
+  n.depth = 3;
+  out.clear();
+  append_position_and_go(n, out);
+  CHECK(out == "position startpos\ngo depth 3 nodes 5000\n");
+  GoCommand inf;
+  inf.infinite = true;
+  out.clear();
+  append_position_and_go(inf, out);
+  CHECK(out == "position startpos\ngo infinite\n");
+}
+
+TEST_CASE("think time is measured from go to bestmove", "[uci_player]") {
+  UciPlayer p(mock_config({"--delay", "150"}), quick_options());
+  REQUIRE_FALSE(p.start());
+  GoReply r = p.go(depth_one(), 2000ms);
+  REQUIRE(r.status == ReplyStatus::Move);
+  CHECK(r.elapsed_ms >= 150);
+  CHECK(r.elapsed_ms < 1000);
+  CHECK(r.elapsed_us / 1000 == r.elapsed_ms);
+}
+
+TEST_CASE("crash at start is a start() error", "[uci_player][faults]") {
+  UciPlayer p(mock_config({"--crash-at-start"}), quick_options());
+  auto t0 = Clock::now();
+  auto err = p.start();
+  REQUIRE(err);
+  CHECK(err->find("exited") != std::string::npos);
+  CHECK(err->find("exit code 3") != std::string::npos);
+  CHECK(ms_since(t0) < 2000);
+  CHECK_FALSE(p.alive());
+  CHECK(p.go(depth_one(), 500ms).status == ReplyStatus::Disconnected);
+}
+
+TEST_CASE("a command that does not exist is a start() error", "[uci_player][faults]") {
+  EngineConfig c = mock_config();
+  c.command = test::binary_dir() + "/no/such/engine";
+  UciPlayer p(c, quick_options());
+  auto err = p.start();
+  REQUIRE(err);
+  CHECK(err->find("cannot start") != std::string::npos);
+  EngineConfig bad_dir = mock_config();
+  bad_dir.workdir = "/no/such/directory";
+  UciPlayer q(bad_dir, quick_options());
+  auto dir_err = q.start();
+  REQUIRE(dir_err);
+  CHECK(dir_err->find("/no/such/directory") != std::string::npos);
+}
+
+TEST_CASE("crash on the Nth go is a disconnection", "[uci_player][faults]") {
+  UciPlayer p(mock_config({"--crash-on-go", "2"}), quick_options());
+  REQUIRE_FALSE(p.start());
+  GoReply first = p.go(depth_one(), 2000ms);
+  REQUIRE(first.status == ReplyStatus::Move);
+  auto t0 = Clock::now();
+  GoReply second = p.go(depth_one({first.bestmove}), 5000ms);
+  CHECK(second.status == ReplyStatus::Disconnected);
+  CHECK(second.detail.find("exit code 3") != std::string::npos);
+  CHECK(ms_since(t0) < 2000);  // EOF, not the deadline
+  CHECK_FALSE(p.alive());
+}
+
+TEST_CASE("an engine that never answers go stalls at the deadline", "[uci_player][faults]") {
+  UciPlayer p(mock_config({"--stall-after-go"}), quick_options());
+  REQUIRE_FALSE(p.start());
+  auto t0 = Clock::now();
+  GoReply r = p.go(depth_one(), 300ms);
+  long long took = ms_since(t0);
+  CHECK(r.status == ReplyStatus::Stalled);
+  CHECK(took >= 300);
+  CHECK(took < 800);
+  CHECK(r.elapsed_ms >= 299);
+  int pid = p.pid();
+  CHECK(p.alive());
+  p.kill();
+  CHECK_FALSE(p.alive());
+  CHECK(test::process_gone(pid));
+}
+
+TEST_CASE("quit on a stalled engine is bounded and kills it", "[uci_player][faults]") {
+  UciPlayer p(mock_config({"--stall-after-go"}), quick_options());
+  REQUIRE_FALSE(p.start());
+  CHECK(p.go(depth_one(), 100ms).status == ReplyStatus::Stalled);
+  int pid = p.pid();
+  auto t0 = Clock::now();
+  p.quit();
+  CHECK(ms_since(t0) < 1500);
+  CHECK(test::process_gone(pid));
+}
+
+TEST_CASE("no readyok: start() fails, or new_game() is false", "[uci_player][faults]") {
+  {
+    UciPlayer p(mock_config({"--no-readyok"}), quick_options());
+    auto err = p.start();
+    REQUIRE(err);
+    CHECK(err->find("readyok") != std::string::npos);
+    CHECK_FALSE(p.alive());
+  }
+  UciPlayer p(mock_config({"--readyok-count", "1"}), quick_options());
+  REQUIRE_FALSE(p.start());
+  auto t0 = Clock::now();
+  CHECK_FALSE(p.new_game(250ms));
+  long long took = ms_since(t0);
+  CHECK(took >= 250);
+  CHECK(took < 1000);
+}
+
+TEST_CASE("uciok later than the startup timeout is a start() error", "[uci_player][faults]") {
+  PlayerOptions o = quick_options();
+  o.startup_timeout = 300ms;
+  UciPlayer slow(mock_config({"--slow-uciok", "3000"}), o);
+  auto t0 = Clock::now();
+  auto err = slow.start();
+  REQUIRE(err);
+  CHECK(err->find("no uciok within 300 ms") != std::string::npos);
+  CHECK(ms_since(t0) < 1000);
+  CHECK_FALSE(slow.alive());
+
+  o.startup_timeout = 3000ms;
+  UciPlayer ok(mock_config({"--slow-uciok", "200"}), o);
+  CHECK_FALSE(ok.start());
+}
+
+TEST_CASE("garbage output is ignored and the move still arrives", "[uci_player][faults]") {
+  std::string dir = temp_dir("garbage");
+  PlayerOptions o = quick_options();
+  o.log_dir = dir;
+  UciPlayer p(mock_config({"--garbage"}, "garbage mock"), o);
+  REQUIRE_FALSE(p.start());
+  CHECK(p.id_name() == "mock-engine");
+  CHECK(p.engine_options().size() == 4);
+  std::vector<std::string> moves;
+  for (int i = 0; i < 4; ++i) {
+    GoReply r = p.go(depth_one(moves), 2000ms);
+    REQUIRE(r.status == ReplyStatus::Move);
+    REQUIRE(legal_after(moves, r.bestmove));
+    CHECK(r.last_info.depth == 1);
+    CHECK(r.last_info.score_cp == 12);
+    moves.push_back(r.bestmove);
+  }
+  CHECK(p.garbage_lines() >= 20);
+  CHECK(p.take_warnings().empty());  // garbage is logged, not a warning
+  p.quit();
+  std::string log = slurp(dir + "/garbage_mock.log");
+  CHECK(log.find("this is not uci") != std::string::npos);
+  CHECK(log.find("info depth x score cp") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("illegal and unparsable moves are returned for the match to judge", "[uci_player][faults]") {
+  UciPlayer ill(mock_config({"--illegal-move"}), quick_options());
+  REQUIRE_FALSE(ill.start());
+  GoReply a = ill.go(depth_one(), 2000ms);
+  REQUIRE(a.status == ReplyStatus::Move);
+  CHECK(a.bestmove.size() == 4);
+  CHECK_FALSE(legal_after({}, a.bestmove));
+
+  UciPlayer bad(mock_config({"--unparsable-move"}), quick_options());
+  REQUIRE_FALSE(bad.start());
+  GoReply b = bad.go(depth_one(), 2000ms);
+  REQUIRE(b.status == ReplyStatus::Move);
+  CHECK(b.bestmove == "xyz");
+}
+
+TEST_CASE("quit waits a bounded time for a slow exit, then kills", "[uci_player][faults]") {
+  PlayerOptions o = quick_options();
+  o.quit_timeout = 300ms;
+  UciPlayer p(mock_config({"--quit-delay", "5000"}), o);
+  REQUIRE_FALSE(p.start());
+  int pid = p.pid();
+  auto t0 = Clock::now();
+  p.quit();
+  long long took = ms_since(t0);
+  CHECK(took >= 250);
+  CHECK(took < 1000);
+  CHECK_FALSE(p.alive());
+  CHECK(test::process_gone(pid));
+
+  // A short delay within the timeout: the engine exits by itself.
+  o.quit_timeout = 2000ms;
+  UciPlayer q(mock_config({"--quit-delay", "100"}), o);
+  REQUIRE_FALSE(q.start());
+  pid = q.pid();
+  t0 = Clock::now();
+  q.quit();
+  took = ms_since(t0);
+  CHECK(took >= 90);
+  CHECK(took < 1500);
+  CHECK(test::process_gone(pid));
+}
+
+TEST_CASE("an info flood is read and the last scored line kept", "[uci_player][faults]") {
+  const int n = 20000;
+  UciPlayer p(mock_config({"--info-flood", std::to_string(n)}), quick_options());
+  REQUIRE_FALSE(p.start());
+  GoReply r = p.go(depth_one(), 5000ms);
+  REQUIRE(r.status == ReplyStatus::Move);
+  CHECK(r.last_info.depth == n);
+  CHECK(r.last_info.seldepth == n + 1);
+  CHECK(r.last_info.score_cp == n);
+  CHECK(r.last_info.nodes == 1000ull * n);
+  CHECK(r.last_info.time_ms == n);
+  CHECK(r.last_info.pv == std::vector<std::string>{"e2e4", "e7e5"});
+}
+
+TEST_CASE("restart after kill gives a fresh working process", "[uci_player]") {
+  UciPlayer p(mock_config({"--crash-on-go", "1"}), quick_options());
+  for (int round = 0; round < 3; ++round) {
+    REQUIRE_FALSE(p.start());
+    int pid = p.pid();
+    CHECK(p.go(depth_one(), 2000ms).status == ReplyStatus::Disconnected);
+    p.kill();
+    CHECK(test::process_gone(pid));
+  }
+  UciPlayer q(mock_config(), quick_options());
+  REQUIRE_FALSE(q.start());
+  int first = q.pid();
+  q.kill();
+  CHECK_FALSE(q.alive());
+  REQUIRE_FALSE(q.start());
+  CHECK(q.pid() != first);
+  GoReply r = q.go(depth_one(), 2000ms);
+  REQUIRE(r.status == ReplyStatus::Move);
+  CHECK(legal_after({}, r.bestmove));
+  // start() on a running player restarts it
+  int second = q.pid();
+  REQUIRE_FALSE(q.start());
+  CHECK(test::process_gone(second));
+  CHECK(q.go(depth_one(), 2000ms).status == ReplyStatus::Move);
+}
+
+TEST_CASE("environment, working directory and stderr log are applied", "[uci_player]") {
+  std::string work = temp_dir("work");
+  std::string logs = temp_dir("logs");
+  EngineConfig c = mock_config({"--print-env", "KNIGHTLY_MOCK_VAR", "--print-cwd"}, "envmock");
+  c.env["KNIGHTLY_MOCK_VAR"] = "hello world";
+  c.workdir = work;
+  PlayerOptions o = quick_options();
+  o.log_dir = logs;
+  {
+    UciPlayer p(c, o);
+    REQUIRE_FALSE(p.start());
+    GoReply r = p.go(depth_one(), 2000ms);
+    REQUIRE(r.status == ReplyStatus::Move);
+    CHECK(contains(r.info_strings, "env KNIGHTLY_MOCK_VAR=hello world"));
+    CHECK(contains(r.info_strings, "cwd " + work));
+  }
+  std::string err = slurp(logs + "/envmock.stderr.log");
+  CHECK(err.find("mock-engine: env KNIGHTLY_MOCK_VAR=hello world") != std::string::npos);
+  CHECK(err.find("mock-engine: cwd " + work) != std::string::npos);
+  // The inherited environment stays: PATH reaches the engine too.
+  EngineConfig inherit = mock_config({"--print-env", "PATH"});
+  UciPlayer q(inherit, quick_options());
+  REQUIRE_FALSE(q.start());
+  GoReply r = q.go(depth_one(), 2000ms);
+  const char* path = std::getenv("PATH");
+  CHECK(contains(r.info_strings, std::string("env PATH=") + (path ? path : "<unset>")));
+  std::filesystem::remove_all(work);
+  std::filesystem::remove_all(logs);
+}
+
+TEST_CASE("configured options are sent; unlisted ones warn", "[uci_player]") {
+  EngineConfig c = mock_config();
+  c.options = {{"hash", "32"}, {"Bogus Option", "1"}, {"Mock Style", "wild"}, {"Clear Hash", ""}};
+  UciPlayer p(c, quick_options());
+  REQUIRE_FALSE(p.start());
+  auto warnings = p.take_warnings();
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("Bogus Option") != std::string::npos);
+  GoReply r = p.go(depth_one(), 2000ms);
+  REQUIRE(r.status == ReplyStatus::Move);
+  // The engine's own spelling of a listed name is used; buttons get no value.
+  CHECK(contains(r.info_strings, "option Hash=32"));
+  CHECK(contains(r.info_strings, "option Bogus Option=1"));
+  CHECK(contains(r.info_strings, "option Mock Style=wild"));
+  CHECK(contains(r.info_strings, "option Clear Hash="));
+}
+
+TEST_CASE("two mock players play a game through the player interface", "[uci_player]") {
+  UciPlayer white(mock_config({"--seed", "3"}, "white"), quick_options());
+  UciPlayer black(mock_config({"--seed", "4"}, "black"), quick_options());
+  REQUIRE_FALSE(white.start());
+  REQUIRE_FALSE(black.start());
+  REQUIRE(white.new_game(1000ms));
+  REQUIRE(black.new_game(1000ms));
+  chess::Position pos;
+  GoCommand g;
+  g.wtime_ms = g.btime_ms = 10000;
+  for (int ply = 0; ply < 200 && pos.game_end() == chess::GameEnd::None; ++ply) {
+    UciPlayer& mover = ply % 2 == 0 ? white : black;
+    GoReply r = mover.go(g, 2000ms);
+    REQUIRE(r.status == ReplyStatus::Move);
+    auto m = chess::parse_uci(pos, r.bestmove);
+    REQUIRE(m);
+    pos.do_move(*m);
+    g.moves.push_back(r.bestmove);
+  }
+  CHECK(g.moves.size() >= 10);
+}
+
+TEST_CASE("Stockfish answers a depth 5 search", "[uci_player][stockfish]") {
+  EngineConfig c;
+  c.name = "stockfish";
+  c.command = "/usr/games/stockfish";
+  c.options = {{"Threads", "1"}, {"Hash", "16"}};
+  UciPlayer p(c, quick_options());
+  REQUIRE_FALSE(p.start());
+  CHECK(p.id_name().find("Stockfish") != std::string::npos);
+  CHECK(p.take_warnings().empty());  // both options are listed
+  CHECK(p.engine_options().size() > 5);
+  REQUIRE(p.new_game(2000ms));
+  GoReply r = p.go(depth_one({"e2e4", "e7e5"}), 5000ms);
+  REQUIRE(r.status == ReplyStatus::Move);
+  GoCommand five = depth_one({"e2e4", "e7e5"});
+  five.depth = 5;
+  r = p.go(five, 5000ms);
+  REQUIRE(r.status == ReplyStatus::Move);
+  CHECK(legal_after({"e2e4", "e7e5"}, r.bestmove));
+  CHECK(r.last_info.depth == 5);
+  CHECK((r.last_info.score_cp || r.last_info.mate));
+  CHECK(r.last_info.nodes > 0);
+  REQUIRE_FALSE(r.last_info.pv.empty());
+  CHECK(r.last_info.pv[0] == r.bestmove);
+  int pid = p.pid();
+  p.quit();
+  CHECK(test::process_gone(pid));
+}
