@@ -23,8 +23,8 @@ std::optional<std::string> find_program(const std::string& command, const std::s
   while (start <= path_env.size()) {
     auto end = path_env.find(':', start);
     if (end == std::string::npos) end = path_env.size();
-    std::string dir = path_env.substr(start, end - start);
-    if (dir.empty()) dir = ".";  // an empty PATH entry means the current directory
+    // An empty PATH entry means the current directory.
+    const std::string dir = end > start ? path_env.substr(start, end - start) : std::string(".");
     const std::string candidate = dir + "/" + command;
     if (is_executable_file(candidate)) return candidate;
     start = end + 1;

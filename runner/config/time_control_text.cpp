@@ -7,16 +7,24 @@ namespace knightly::runner {
 
 namespace {
 
+// Built by appending: `"'" + std::string(...)` trips GCC 12's -Wrestrict false positive.
+std::string quoted(std::string_view text) {
+  std::string out(1, '\'');
+  out.append(text);
+  out += '\'';
+  return out;
+}
+
 // A non-negative decimal number of seconds, at most millisecond precision is kept.
 std::expected<double, std::string> parse_decimal(std::string_view text) {
   if (text.empty()) return std::unexpected("empty number");
   for (char c : text)
     if (!(c >= '0' && c <= '9') && c != '.')
-      return std::unexpected("'" + std::string(text) + "' is not a number of seconds");
+      return std::unexpected(quoted(text) + " is not a number of seconds");
   double value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || ptr != text.data() + text.size())
-    return std::unexpected("'" + std::string(text) + "' is not a number of seconds");
+    return std::unexpected(quoted(text) + " is not a number of seconds");
   return value;
 }
 
@@ -30,7 +38,7 @@ std::expected<std::int64_t, std::string> parse_seconds_text(std::string_view tex
     if (!minutes) return std::unexpected(minutes.error());
     if (!secs) return std::unexpected(secs.error());
     if (*minutes != std::floor(*minutes) || *secs >= 60)
-      return std::unexpected("'" + std::string(text) + "' is not minutes:seconds");
+      return std::unexpected(quoted(text) + " is not minutes:seconds");
     seconds = *minutes * 60 + *secs;
   } else {
     auto value = parse_decimal(text);

@@ -1,0 +1,333 @@
+// TOML -> Config: values, conversions, path resolution, and every class of bad config with
+// its file:line:column and key.
+#include <catch2/catch.hpp>
+
+#include "runner/config/config_toml.h"
+
+using namespace knightly::runner;
+
+namespace {
+
+// Two valid engines appended to a [tournament] block under test.
+const std::string two_engines = R"(
+[[engine]]
+name = "a"
+builtin = true
+
+[[engine]]
+name = "b"
+builtin = true
+)";
+
+ConfigError error_of(const std::string& text, const std::string& path = "t.toml") {
+  auto result = parse_config_toml(text, path);
+  REQUIRE_FALSE(result.has_value());
+  INFO(result.error().to_string());
+  return result.error();
+}
+
+}  // namespace
+
+TEST_CASE("a full config parses into the structs") {
+  const std::string text = R"(
+[tournament]
+name = "night"
+format = "gauntlet"
+seeds = 1
+rounds = 3
+games = 4
+concurrency = 2
+seed = 99
+tc = "40/60+0.5"
+time_margin = 50
+maxmoves = 150
+
+[tournament.adjudication]
+draw = { movenumber = 30, movecount = 8, score = 10 }
+resign = { movecount = 3, score = 900, twosided = true }
+
+[openings]
+file = "/books/a.pgn"
+order = "sequential"
+start = 7
+plies = 8
+random_plies = 2
+
+[output]
+database = "x.db"
+pgn = "x.pgn"
+
+[[engine]]
+name = "sf"
+command = "/usr/games/stockfish"
+args = ["--flag", "2"]
+workdir = "/tmp"
+env = { FOO = "bar" }
+options = { Threads = 1, UCI_LimitStrength = true, Hash = 16, Contempt = 2.5, Style = "solid" }
+depth = 12
+
+[[engine]]
+name = "ab"
+builtin = true
+st = 0.25
+nodes = 5000
+)";
+  auto c = parse_config_toml(text);
+  REQUIRE(c.has_value());
+  CHECK(c->tournament.name == "night");
+  CHECK(c->tournament.format == "gauntlet");
+  CHECK(c->tournament.rounds == 3);
+  CHECK(c->tournament.games_per_encounter == 4);
+  CHECK(c->tournament.concurrency == 2);
+  CHECK(c->tournament.seed == 99);
+  REQUIRE(c->tournament.defaults.tc.has_value());
+  CHECK(c->tournament.defaults.tc->moves == 40);
+  CHECK(c->tournament.defaults.tc->time_ms == 60000);
+  CHECK(c->tournament.defaults.tc->increment_ms == 500);
+  CHECK(c->tournament.defaults.time_margin_ms == 50);
+  const auto& adj = c->tournament.adjudication;
+  CHECK(adj.max_moves == 150);
+  CHECK(adj.draw.enabled);
+  CHECK(adj.draw.move_number == 30);
+  CHECK(adj.draw.move_count == 8);
+  CHECK(adj.draw.score_cp == 10);
+  CHECK(adj.resign.enabled);
+  CHECK(adj.resign.move_count == 3);
+  CHECK(adj.resign.score_cp == 900);
+  CHECK(adj.resign.two_sided);
+  CHECK(c->openings.format == "pgn");  // from the file name when not given
+  CHECK(c->openings.order == "sequential");
+  CHECK(c->openings.start == 7);
+  CHECK(c->openings.plies == 8);
+  CHECK(c->openings.random_plies == 2);
+  CHECK(c->output.database == "x.db");
+  CHECK(c->output.pgn == "x.pgn");
+  REQUIRE(c->engines.size() == 2);
+  const auto& sf = c->engines[0];
+  CHECK(sf.command == "/usr/games/stockfish");
+  CHECK(sf.args == std::vector<std::string>{"--flag", "2"});
+  CHECK(sf.workdir == "/tmp");
+  CHECK(sf.env.at("FOO") == "bar");
+  // Options in file order, values as UCI text.
+  const std::vector<std::pair<std::string, std::string>> options = {
+      {"Threads", "1"}, {"UCI_LimitStrength", "true"}, {"Hash", "16"}, {"Contempt", "2.5"}, {"Style", "solid"}};
+  CHECK(sf.options == options);
+  CHECK(sf.limits.depth == 12);
+  const auto& ab = c->engines[1];
+  CHECK(ab.builtin);
+  REQUIRE(ab.limits.tc.has_value());
+  CHECK(ab.limits.tc->movetime_ms == 250);
+  CHECK(ab.limits.nodes == 5000u);
+  CHECK(c->source_text == text);
+}
+
+TEST_CASE("defaults when keys are left out") {
+  auto c = parse_config_toml(two_engines);
+  REQUIRE(c.has_value());
+  CHECK(c->tournament.format == "round-robin");
+  CHECK(c->tournament.rounds == 1);
+  CHECK(c->tournament.games_per_encounter == 2);
+  CHECK(c->tournament.concurrency == 1);
+  CHECK(c->output.database == "knightly.db");
+  CHECK(c->openings.file.empty());
+  CHECK_FALSE(c->sprt.enabled);
+  CHECK_FALSE(c->tournament.adjudication.draw.enabled);
+}
+
+TEST_CASE("relative input paths are resolved against the config file's directory") {
+  const std::string text = R"(
+[openings]
+file = "../books/b.epd"
+
+[[engine]]
+name = "e1"
+command = "./bin/engine"
+depth = 1
+
+[[engine]]
+name = "e2"
+command = "eng"
+workdir = "work"
+depth = 1
+
+[[engine]]
+name = "e3"
+command = "sub/eng"
+workdir = "/opt/w"
+depth = 1
+
+[output]
+database = "out/k.db"
+)";
+  auto c = parse_config_toml(text, "/home/u/cfg/t.toml");
+  REQUIRE(c.has_value());
+  CHECK(c->openings.file == "/home/u/books/b.epd");
+  CHECK(c->engines[0].command == "/home/u/cfg/bin/engine");
+  CHECK(c->engines[1].command == "eng");  // bare names are searched in PATH
+  CHECK(c->engines[1].workdir == "/home/u/cfg/work");
+  CHECK(c->engines[2].command == "/opt/w/sub/eng");
+  CHECK(c->output.database == "out/k.db");  // outputs stay relative to the current directory
+  CHECK(c->base_dir == "/home/u/cfg");
+}
+
+TEST_CASE("malformed TOML names the file, line and column") {
+  auto e = error_of("[tournament]\nname = \"x\"\nrounds = = 3\n");
+  CHECK(e.file == "t.toml");
+  CHECK(e.line == 3);
+  CHECK(e.column > 1);
+  CHECK(e.to_string().rfind("t.toml:3:", 0) == 0);
+}
+
+TEST_CASE("an unknown key is rejected with the closest valid name") {
+  auto e = error_of("[tournament]\nrounds = 2\nconcurency = 2\n" + two_engines);
+  CHECK(e.key == "tournament.concurency");
+  CHECK(e.line == 3);
+  CHECK(e.column == 1);
+  CHECK(e.message.find("did you mean 'concurrency'?") != std::string::npos);
+
+  auto top = error_of("[oppenings]\nfile = \"x\"\n" + two_engines);
+  CHECK(top.key == "oppenings");
+  CHECK(top.line == 1);
+  CHECK(top.message.find("did you mean 'openings'?") != std::string::npos);
+
+  auto far = error_of("[tournament]\nxyzzy = 1\n" + two_engines);
+  CHECK(far.message.find("valid:") != std::string::npos);  // nothing close: list the keys
+}
+
+TEST_CASE("a wrong type names the key and the types") {
+  auto e = error_of("[tournament]\nname = \"x\"\nrounds = \"two\"\n" + two_engines);
+  CHECK(e.key == "tournament.rounds");
+  CHECK(e.line == 3);
+  CHECK(e.message == "expected an integer, got a string");
+
+  auto b = error_of("[[engine]]\nname = \"a\"\nbuiltin = \"yes\"\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  CHECK(b.key == "engine[1].builtin");
+  CHECK(b.line == 3);
+
+  auto range = error_of("[tournament]\nconcurrency = 0\n" + two_engines);
+  CHECK(range.key == "tournament.concurrency");
+  CHECK(range.message.find("out of range") != std::string::npos);
+}
+
+TEST_CASE("an engine without a name is reported at its table") {
+  auto e = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\n\n[[engine]]\nbuiltin = true\n");
+  CHECK(e.key == "engine[2].name");
+  CHECK(e.line == 5);
+  CHECK(e.message.find("missing required key 'name'") != std::string::npos);
+}
+
+TEST_CASE("an engine with neither command nor builtin") {
+  auto e = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\n\n[[engine]]\nname = \"b\"\ndepth = 3\n");
+  CHECK(e.key == "engine[2]");
+  CHECK(e.line == 5);
+  CHECK(e.message.find("neither 'command'") != std::string::npos);
+}
+
+TEST_CASE("duplicate engine names") {
+  auto e = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\n\n[[engine]]\nname = \"a\"\nbuiltin = true\n");
+  CHECK(e.key == "engine[2].name");
+  CHECK(e.line == 6);
+  CHECK(e.message.find("duplicate engine name 'a'") != std::string::npos);
+}
+
+TEST_CASE("fewer than two engines") {
+  auto e = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\n");
+  CHECK(e.key == "engine");
+  CHECK(e.line == 1);
+  CHECK(e.message.find("at least 2 engines") != std::string::npos);
+  auto none = error_of("[tournament]\nname = \"x\"\n");
+  CHECK(none.message.find("found 0") != std::string::npos);
+}
+
+TEST_CASE("a bad time control names the key and the text") {
+  auto e = error_of("[tournament]\ntc = \"40/abc\"\n" + two_engines);
+  CHECK(e.key == "tournament.tc");
+  CHECK(e.line == 2);
+  CHECK(e.message.find("40/abc") != std::string::npos);
+  auto engine = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\ntc = \"10+x\"\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  CHECK(engine.key == "engine[1].tc");
+  CHECK(engine.line == 4);
+  auto both = error_of("[tournament]\ntc = \"10\"\nst = 1\n" + two_engines);
+  CHECK(both.key == "tournament.st");
+}
+
+TEST_CASE("a bad format or order suggests the valid one") {
+  auto e = error_of("[tournament]\nformat = \"round-robbin\"\n" + two_engines);
+  CHECK(e.key == "tournament.format");
+  CHECK(e.line == 2);
+  CHECK(e.message.find("did you mean 'round-robin'?") != std::string::npos);
+  auto o = error_of("[openings]\nfile = \"a.epd\"\nformat = \"fen\"\n" + two_engines);
+  CHECK(o.key == "openings.format");
+  CHECK(o.line == 3);
+  auto order = error_of("[openings]\norder = \"sequentail\"\n" + two_engines);
+  CHECK(order.message.find("did you mean 'sequential'?") != std::string::npos);
+}
+
+TEST_CASE("gauntlet seeds must leave someone to play") {
+  auto e = error_of("[tournament]\nformat = \"gauntlet\"\nseeds = 2\n" + two_engines);
+  CHECK(e.key == "tournament.seeds");
+  CHECK(e.line == 3);
+  CHECK(e.message.find("seeds < engines") != std::string::npos);
+}
+
+TEST_CASE("an SPRT needs exactly two engines") {
+  const std::string text = "[sprt]\nelo0 = 0\nelo1 = 5\n" + two_engines +
+                           "\n[[engine]]\nname = \"c\"\nbuiltin = true\n";
+  auto e = error_of(text);
+  CHECK(e.key == "sprt");
+  CHECK(e.line == 1);
+  CHECK(e.message.find("exactly 2 engines, found 3") != std::string::npos);
+  auto bounds = error_of("[sprt]\nelo0 = 5\nelo1 = 0\n" + two_engines);
+  CHECK(bounds.key == "sprt.elo1");
+  CHECK(bounds.line == 3);
+  auto ok = parse_config_toml("[sprt]\nelo0 = -1.5\nelo1 = 3\nalpha = 0.01\nmodel = \"logistic\"\n" + two_engines);
+  REQUIRE(ok.has_value());
+  CHECK(ok->sprt.enabled);
+  CHECK(ok->sprt.elo0 == -1.5);
+  CHECK(ok->sprt.alpha == 0.01);
+  CHECK(ok->sprt.model == "logistic");
+}
+
+TEST_CASE("builtin options are checked by name and value") {
+  auto e = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\noptions = { Serch = \"minimax\" }\n"
+                    "[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  CHECK(e.key == "engine[1].options.Serch");
+  CHECK(e.line == 4);
+  CHECK(e.message.find("did you mean 'Search'?") != std::string::npos);
+  auto v = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\noptions = { Search = \"alphabet\" }\n"
+                    "[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  CHECK(v.message.find("did you mean 'alphabeta'?") != std::string::npos);
+  auto term = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\noptions = { Eval = \"material+psd\" }\n"
+                       "[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  CHECK(term.message.find("did you mean 'pst'?") != std::string::npos);
+  // UCI engines' options are the engine's business: any name passes here.
+  auto uci = parse_config_toml("[[engine]]\nname = \"a\"\ncommand = \"x\"\ndepth = 1\noptions = { Serch = 1 }\n"
+                               "[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  CHECK(uci.has_value());
+}
+
+TEST_CASE("a UCI engine needs some limit") {
+  auto e = error_of("[[engine]]\nname = \"a\"\ncommand = \"x\"\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  CHECK(e.key == "engine[1]");
+  CHECK(e.message.find("no limit") != std::string::npos);
+  CHECK(parse_config_toml("[tournament]\ndepth = 2\n[[engine]]\nname = \"a\"\ncommand = \"x\"\n"
+                          "[[engine]]\nname = \"b\"\nbuiltin = true\n").has_value());
+}
+
+TEST_CASE("adjudication in [adjudication] or [tournament.adjudication], not both") {
+  auto top = parse_config_toml("[adjudication]\nmaxmoves = 80\nresign = { movecount = 2, score = 600 }\n" + two_engines);
+  REQUIRE(top.has_value());
+  CHECK(top->tournament.adjudication.max_moves == 80);
+  CHECK(top->tournament.adjudication.resign.score_cp == 600);
+  auto both = error_of("[tournament.adjudication]\nmaxmoves = 1\n[adjudication]\nmaxmoves = 2\n" + two_engines);
+  CHECK(both.key == "adjudication");
+  CHECK(both.line == 3);
+  auto missing = error_of("[adjudication]\ndraw = { movenumber = 1, score = 3 }\n" + two_engines);
+  CHECK(missing.key == "adjudication.draw.movecount");
+}
+
+TEST_CASE("the engine key must be an array of tables") {
+  auto e = error_of("engine = \"x\"\n");
+  CHECK(e.key == "engine");
+  CHECK(e.line == 1);
+}
