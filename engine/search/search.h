@@ -25,11 +25,15 @@ struct SearchConfig {
   bool iterative_deepening = true;
   bool move_ordering = true;
   bool quiescence = true;
+  bool pruning = true;      // alphabeta: PVS, null move, late-move reductions, check extension,
+                            // reverse futility, SEE pruning in quiescence
   bool shuffle = false;     // shuffle move order before searching
   int eval_noise = 0;       // cp, uniform noise in [-n, n] added to leaf evaluations
   int random_margin = 0;    // cp, pick uniformly among root moves within n of the best
   std::uint64_t seed = 1;   // 0 = from the clock
   bool mcts_eval_playouts = false;  // MCTS: cut playouts short and score them by evaluation
+  int mcts_playouts = 10000;        // MCTS: playouts when `go` gives no node or time limit
+  int mcts_exploration = 141;       // MCTS: UCT constant c, in hundredths (141 = sqrt 2)
   bool own_book = false;
   std::string book_file;    // EPD or PGN lines
   int default_depth = 4;    // used when `go` gives no limit at all (not "infinite")
@@ -78,6 +82,11 @@ class Search {
   const SearchConfig& config() const;
   void set_config(SearchConfig config);  // resizes tables as needed
   void new_game();                       // clears tables, history, killers (ucinewgame)
+
+  // Opening book state after set_config: "" when OwnBook is off or the book loaded, else the
+  // error (the book file is read once per path, when OwnBook is on).
+  const std::string& book_status() const;
+  std::size_t book_positions() const;
 
   // Searches `pos` (with its history, for repetitions) until a limit is reached or `stop`
   // becomes true. Reports each completed iteration through `on_info` (may be empty).

@@ -1,0 +1,162 @@
+#include "engine/eval/terms.h"
+
+#include <bit>
+
+#include "engine/eval/attacks.h"
+
+namespace knightly::eval {
+
+using chess::Bitboard;
+using chess::Black;
+using chess::Color;
+using chess::Square;
+using chess::White;
+
+namespace {
+
+// Tables as printed on chessprogramming.org's Simplified Evaluation Function page: from
+// White's side, first row = rank 8. White on square s reads [(7 - rank) * 8 + file].
+using Table = int[64];
+
+constexpr Table PawnTable = {
+    0,  0,  0,  0,   0,   0,  0,  0,  50, 50, 50,  50, 50, 50,  50, 50,
+    10, 10, 20, 30,  30,  20, 10, 10, 5,  5,  10,  25, 25, 10,  5,  5,
+    0,  0,  0,  20,  20,  0,  0,  0,  5,  -5, -10, 0,  0,  -10, -5, 5,
+    5,  10, 10, -20, -20, 10, 10, 5,  0,  0,  0,   0,  0,  0,   0,  0};
+constexpr Table KnightTable = {
+    -50, -40, -30, -30, -30, -30, -40, -50, -40, -20, 0,   0,   0,   0,   -20, -40,
+    -30, 0,   10,  15,  15,  10,  0,   -30, -30, 5,   15,  20,  20,  15,  5,   -30,
+    -30, 0,   15,  20,  20,  15,  0,   -30, -30, 5,   10,  15,  15,  10,  5,   -30,
+    -40, -20, 0,   5,   5,   0,   -20, -40, -50, -40, -30, -30, -30, -30, -40, -50};
+constexpr Table BishopTable = {
+    -20, -10, -10, -10, -10, -10, -10, -20, -10, 0,   0,   0,   0,   0,   0,   -10,
+    -10, 0,   5,   10,  10,  5,   0,   -10, -10, 5,   5,   10,  10,  5,   5,   -10,
+    -10, 0,   10,  10,  10,  10,  0,   -10, -10, 10,  10,  10,  10,  10,  10,  -10,
+    -10, 5,   0,   0,   0,   0,   5,   -10, -20, -10, -10, -10, -10, -10, -10, -20};
+constexpr Table RookTable = {0,  0, 0, 0, 0, 0, 0, 0,  5,  10, 10, 10, 10, 10, 10, 5,
+                             -5, 0, 0, 0, 0, 0, 0, -5, -5, 0,  0,  0,  0,  0,  0,  -5,
+                             -5, 0, 0, 0, 0, 0, 0, -5, -5, 0,  0,  0,  0,  0,  0,  -5,
+                             -5, 0, 0, 0, 0, 0, 0, -5, 0,  0,  0,  5,  5,  0,  0,  0};
+constexpr Table QueenTable = {-20, -10, -10, -5, -5, -10, -10, -20, -10, 0,   0,   0,  0,  0,   0,   -10,
+                              -10, 0,   5,   5,  5,  5,   0,   -10, -5,  0,   5,   5,  5,  5,   0,   -5,
+                              0,   0,   5,   5,  5,  5,   0,   -5,  -10, 5,   5,   5,  5,  5,   0,   -10,
+                              -10, 0,   5,   0,  0,  0,   0,   -10, -20, -10, -10, -5, -5, -10, -10, -20};
+constexpr Table KingMiddleTable = {
+    -30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30,
+    -30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30,
+    -20, -30, -30, -40, -40, -30, -30, -20, -10, -20, -20, -20, -20, -20, -20, -10,
+    20,  20,  0,   0,   0,   0,   20,  20,  20,  30,  10,  0,   0,   10,  30,  20};
+constexpr Table KingEndTable = {
+    -50, -40, -30, -20, -20, -30, -40, -50, -30, -20, -10, 0,   0,   -10, -20, -30,
+    -30, -10, 20,  30,  30,  20,  -10, -30, -30, -10, 30,  40,  40,  30,  -10, -30,
+    -30, -10, 30,  40,  40,  30,  -10, -30, -30, -10, 20,  30,  30,  20,  -10, -30,
+    -30, -30, 0,   0,   0,   0,   -30, -30, -50, -30, -30, -30, -30, -30, -30, -50};
+
+constexpr const int* Tables[5] = {PawnTable, KnightTable, BishopTable, RookTable, QueenTable};
+
+inline int table_index(Color c, Square s) {
+  return c == White ? (7 - chess::rank_of(s)) * 8 + chess::file_of(s) : s;
+}
+
+template <typename F>
+void for_each_square(Bitboard b, F&& f) {
+  while (b) {
+    f(Square(std::countr_zero(b)));
+    b &= b - 1;
+  }
+}
+
+}  // namespace
+
+int material(const chess::Position& pos) {
+  int score = 0;
+  for (int t = chess::Pawn; t <= chess::Queen; ++t) {
+    auto pt = chess::PieceType(t);
+    score += PieceValue[t] * (std::popcount(pos.pieces(White, pt)) - std::popcount(pos.pieces(Black, pt)));
+  }
+  return score;
+}
+
+bool is_endgame(const chess::Position& pos) {
+  // "Both sides have no queens or every side which has a queen has additionally no other
+  // pieces or one minor piece maximum."
+  for (Color c : {White, Black}) {
+    if (!pos.pieces(c, chess::Queen)) continue;
+    int rooks = std::popcount(pos.pieces(c, chess::Rook));
+    int minors = std::popcount(pos.pieces(c, chess::Knight) | pos.pieces(c, chess::Bishop));
+    if (rooks > 0 || minors > 1) return false;
+  }
+  return true;
+}
+
+int pst(const chess::Position& pos) {
+  int score = 0;
+  for (Color c : {White, Black}) {
+    int sign = c == White ? 1 : -1;
+    for (int t = chess::Pawn; t <= chess::Queen; ++t) {
+      const int* table = Tables[t];
+      for_each_square(pos.pieces(c, chess::PieceType(t)),
+                      [&](Square s) { score += sign * table[table_index(c, s)]; });
+    }
+    const int* king = is_endgame(pos) ? KingEndTable : KingMiddleTable;
+    for_each_square(pos.pieces(c, chess::King),
+                    [&](Square s) { score += sign * king[table_index(c, s)]; });
+  }
+  return score;
+}
+
+namespace {
+
+// Calls f(attack set) for every piece of colour c except pawns (counted as a set).
+template <typename F>
+void for_each_piece_attacks(const chess::Position& pos, Color c, F&& f) {
+  Bitboard occ = pos.occupied();
+  for_each_square(pos.pieces(c, chess::Knight), [&](Square s) { f(chess::Knight, knight_attacks(s)); });
+  for_each_square(pos.pieces(c, chess::Bishop),
+                  [&](Square s) { f(chess::Bishop, bishop_attacks(s, occ)); });
+  for_each_square(pos.pieces(c, chess::Rook), [&](Square s) { f(chess::Rook, rook_attacks(s, occ)); });
+  for_each_square(pos.pieces(c, chess::Queen), [&](Square s) {
+    f(chess::Queen, bishop_attacks(s, occ) | rook_attacks(s, occ));
+  });
+  for_each_square(pos.pieces(c, chess::King), [&](Square s) { f(chess::King, king_attacks(s)); });
+}
+
+}  // namespace
+
+int tension(const chess::Position& pos) {
+  int score = 0;
+  for (Color c : {White, Black}) {
+    int sign = c == White ? 1 : -1;
+    // Each pawn attacks up to two squares; count them per pawn, not as a union.
+    Bitboard pawns = pos.pieces(c, chess::Pawn);
+    Bitboard left = c == White ? ((pawns & 0xfefefefefefefefeULL) << 7)
+                               : ((pawns & 0xfefefefefefefefeULL) >> 9);
+    Bitboard right = c == White ? ((pawns & 0x7f7f7f7f7f7f7f7fULL) << 9)
+                                : ((pawns & 0x7f7f7f7f7f7f7f7fULL) >> 7);
+    score += sign * (std::popcount(left) + std::popcount(right));
+    for_each_piece_attacks(pos, c, [&](chess::PieceType, Bitboard a) { score += sign * std::popcount(a); });
+  }
+  return score;
+}
+
+int mobility(const chess::Position& pos) {
+  constexpr int Weight[6] = {0, 4, 4, 2, 1, 0};  // cp per reachable square
+  int score = 0;
+  for (Color c : {White, Black}) {
+    int sign = c == White ? 1 : -1;
+    Bitboard own = pos.pieces(c);
+    Bitboard enemy_pawn_attacks = pawn_attacks(~c, pos.pieces(~c, chess::Pawn));
+    for_each_piece_attacks(pos, c, [&](chess::PieceType t, Bitboard a) {
+      score += sign * Weight[t] * std::popcount(a & ~own & ~enemy_pawn_attacks);
+    });
+  }
+  return score;
+}
+
+int random_score(chess::Key key, std::uint64_t seed, int amplitude) {
+  if (amplitude <= 0) return 0;
+  std::uint64_t h = mix64(key ^ mix64(seed));
+  return int(h % std::uint64_t(2 * amplitude + 1)) - amplitude;
+}
+
+}  // namespace knightly::eval

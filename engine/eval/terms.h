@@ -1,0 +1,33 @@
+#pragma once
+// The evaluation terms, each scored in centipawns from White's point of view.
+// material: the Simplified Evaluation Function values (100/320/330/500/900).
+// pst: its piece-square tables, the king's middle-game or end-game table by its own rule.
+// tension: seed 004's balance of attacks: +1 per White attack on a square, -1 per Black one.
+// mobility: squares each knight, bishop, rook and queen can reach (not own-occupied).
+// random: seed 002's MMAI, a score drawn from the position key and a seed (so a transposition
+//         gets the same score, which keeps alpha-beta and the table consistent).
+#include <cstdint>
+
+#include "engine/chess/position.h"
+
+namespace knightly::eval {
+
+constexpr int PieceValue[6] = {100, 320, 330, 500, 900, 0};
+
+int material(const chess::Position& pos);
+int pst(const chess::Position& pos);
+bool is_endgame(const chess::Position& pos);  // the Simplified Evaluation Function's rule
+int tension(const chess::Position& pos);
+int mobility(const chess::Position& pos);
+// Uniform in [-amplitude, amplitude], a pure function of (key, seed).
+int random_score(chess::Key key, std::uint64_t seed, int amplitude);
+
+// SplitMix64 finaliser: a good 64-bit mix, used for seeded hashing.
+constexpr std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace knightly::eval

@@ -1,0 +1,49 @@
+#include "engine/search/see.h"
+
+#include <algorithm>
+
+namespace knightly::search {
+
+using chess::Bitboard;
+
+int see(const chess::Position& pos, chess::Move m) {
+  static constexpr int Value[6] = {100, 320, 330, 500, 900, 20000};
+  if (m.kind() == chess::Move::Castling) return 0;
+  const chess::Square from = m.from(), to = m.to();
+  Bitboard occ = pos.occupied();
+  const chess::Piece moving = pos.piece_on(from);
+  chess::Color stm = chess::color_of(moving);
+  chess::PieceType attacker = chess::type_of(moving);
+  const chess::Piece captured = pos.captured_piece(m);
+  int gain[40];
+  int d = 0;
+  gain[0] = captured == chess::NoPiece ? 0 : Value[chess::type_of(captured)];
+  if (m.kind() == chess::Move::Promotion) {
+    gain[0] += Value[m.promotion()] - Value[chess::Pawn];
+    attacker = m.promotion();
+  }
+  if (m.kind() == chess::Move::EnPassant)
+    occ ^= Bitboard(1) << (stm == chess::White ? to - 8 : to + 8);
+  Bitboard from_set = Bitboard(1) << from;
+  do {
+    ++d;
+    gain[d] = Value[attacker] - gain[d - 1];  // if the piece now on `to` is taken
+    if (std::max(-gain[d - 1], gain[d]) < 0) break;
+    occ ^= from_set;
+    stm = ~stm;
+    Bitboard att = pos.attackers_to(to, occ) & occ & pos.pieces(stm);
+    from_set = 0;
+    for (int t = chess::Pawn; t <= chess::King; ++t) {
+      Bitboard b = att & pos.pieces(stm, chess::PieceType(t));
+      if (b) {
+        from_set = b & (~b + 1);
+        attacker = chess::PieceType(t);
+        break;
+      }
+    }
+  } while (from_set && d < 38);
+  while (--d) gain[d - 1] = -std::max(-gain[d - 1], gain[d]);
+  return gain[0];
+}
+
+}  // namespace knightly::search

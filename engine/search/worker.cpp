@@ -1,0 +1,366 @@
+#include "engine/search/worker.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/eval/terms.h"
+
+namespace knightly::search {
+
+using chess::Move;
+using chess::MoveList;
+
+namespace {
+
+constexpr std::uint64_t NoiseSalt = 0x5eed0f0015e5a17ULL;
+
+std::uint64_t resolve_seed(std::uint64_t seed) {
+  if (seed != 0) return seed;
+  auto t = std::chrono::steady_clock::now().time_since_epoch().count();
+  auto w = std::chrono::system_clock::now().time_since_epoch().count();
+  return eval::mix64(std::uint64_t(t) ^ (std::uint64_t(w) << 1)) | 1;
+}
+
+}  // namespace
+
+Worker::Worker(SearchConfig config) : history_(2 * 64 * 64, 0) { set_config(std::move(config)); }
+
+void Worker::set_config(SearchConfig config) {
+  bool resize = !tt_.enabled() ? config.hash_mb > 0 : config.hash_mb != tt_.size_mb();
+  config_ = std::move(config);
+  if (resize) tt_.resize(config_.hash_mb);
+  auto ev = eval::Evaluator::parse(config_.eval);
+  evaluator_ = ev ? *ev : eval::Evaluator();
+  seed_ = resolve_seed(config_.seed);
+  rng_.seed(seed_);
+  evaluator_.set_seed(seed_);
+  // The book file is read once per path, and only when it is used.
+  if (config_.own_book && !config_.book_file.empty() && config_.book_file != book_path_) {
+    auto book = read_book_file(config_.book_file);
+    if (book) {
+      set_book(std::move(*book), config_.book_file);
+    } else {
+      book_ = Book();
+      book_path_.clear();
+      book_status_ = book.error();
+    }
+  }
+  if (config_.book_file.empty() && !book_path_.empty()) {
+    book_ = Book();
+    book_path_.clear();
+    book_status_.clear();
+  }
+}
+
+void Worker::set_book(Book book, std::string path) {
+  book_ = std::move(book);
+  book_path_ = std::move(path);
+  book_status_.clear();
+}
+
+void Worker::new_game() {
+  tt_.clear();
+  std::fill(history_.begin(), history_.end(), 0);
+  for (auto& k : killers_) k = {};
+  seed_ = resolve_seed(config_.seed);
+  rng_.seed(seed_);
+  evaluator_.set_seed(seed_);
+}
+
+void Worker::reset_counters() {
+  nodes_ = 0;
+  seldepth_ = 0;
+  aborted_ = false;
+  for (auto& k : killers_) k = {};
+  // History carries over between moves of a game, scaled down so it stays recent.
+  for (int& h : history_) h /= 8;
+}
+
+std::int64_t Worker::elapsed_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               start_)
+      .count();
+}
+
+bool Worker::should_abort() {
+  if (aborted_) return true;
+  if (stop_->load(std::memory_order_relaxed)) return aborted_ = true;
+  if (limits_.nodes && nodes_ >= limits_.nodes) return aborted_ = true;
+  if ((nodes_ & 255) == 0 && budget_.hard_ms && elapsed_ms() >= budget_.hard_ms) return aborted_ = true;
+  return false;
+}
+
+int Worker::evaluate_white() {
+  int s = evaluator_.evaluate_white(pos_);
+  if (config_.eval_noise > 0) s += eval::random_score(pos_.key(), seed_ ^ NoiseSalt, config_.eval_noise);
+  return std::clamp(s, -MateBound + 1, MateBound - 1);
+}
+
+int Worker::evaluate() {
+  int s = evaluate_white();
+  return pos_.side_to_move() == chess::White ? s : -s;
+}
+
+bool Worker::is_draw(int ply) const {
+  return pos_.halfmove_clock() >= 100 || pos_.insufficient_material() ||
+         pos_.is_draw_by_repetition_in_search(ply);
+}
+
+void Worker::shuffle(MoveList& moves) {
+  for (std::size_t i = moves.size(); i > 1; --i) std::swap(moves[i - 1], moves[rng_.below(i)]);
+}
+
+Move Worker::pick_root_move(const std::vector<RootMove>& moves) {
+  int best = -Infinity;
+  Move best_move = moves.front().move;
+  for (const auto& rm : moves)
+    if (rm.exact && rm.score > best) {
+      best = rm.score;
+      best_move = rm.move;
+    }
+  if (config_.random_margin <= 0 || best == -Infinity) return best_move;
+  std::vector<Move> candidates;
+  for (const auto& rm : moves)
+    if (rm.exact && rm.score >= best - config_.random_margin) candidates.push_back(rm.move);
+  return candidates[rng_.below(candidates.size())];
+}
+
+SearchInfo Worker::make_info(int depth, int score, std::vector<Move> pv) const {
+  SearchInfo info;
+  info.depth = depth;
+  info.seldepth = std::max(seldepth_, depth);
+  info.score = score;
+  info.nodes = nodes_;
+  info.time_ms = elapsed_ms();
+  info.pv = std::move(pv);
+  return info;
+}
+
+SearchResult Worker::go(const chess::Position& pos, const Limits& limits, const std::atomic<bool>& stop,
+                        const std::function<void(const SearchInfo&)>& on_info) {
+  start_ = std::chrono::steady_clock::now();
+  pos_ = pos;
+  limits_ = limits;
+  stop_ = &stop;
+  budget_ = plan_time(limits, pos.side_to_move());
+  reset_counters();
+  tt_.new_search();
+
+  SearchResult r;
+  MoveList legal = pos_.legal_moves();
+  if (legal.empty()) {
+    r.info = make_info(0, pos_.in_check() ? -MateScore : 0, {});
+    return r;
+  }
+  if (config_.own_book && !book_.empty()) {
+    std::vector<Move> book_moves = book_.moves(pos_);
+    if (!book_moves.empty()) {
+      r.best = book_moves[rng_.below(book_moves.size())];
+      r.from_book = true;
+      r.info = make_info(0, 0, {r.best});
+      return r;
+    }
+  }
+  switch (config_.algorithm) {
+    case Algorithm::Random: r = go_random(); break;
+    case Algorithm::Greedy: r = go_greedy(); break;
+    case Algorithm::Mcts: r = go_mcts(on_info); break;
+    default: r = go_depth_first(on_info); break;
+  }
+  // Whatever happened, answer with a legal move.
+  if (!legal.contains(r.best)) r.best = legal[0];
+  if (r.info.pv.empty() || r.info.pv.front() != r.best) r.info.pv = {r.best};
+  r.ponder = r.info.pv.size() > 1 ? r.info.pv[1] : Move::none();
+  r.info.nodes = nodes_;
+  r.info.time_ms = elapsed_ms();
+  return r;
+}
+
+SearchResult Worker::go_random() {
+  MoveList moves = pos_.legal_moves();
+  nodes_ = 1;
+  SearchResult r;
+  r.best = moves[rng_.below(moves.size())];
+  r.info = make_info(0, 0, {r.best});
+  return r;
+}
+
+// EasyAI: every move scored by the evaluation of the position it leads to (mates and
+// stalemates exactly), the best one played.
+SearchResult Worker::go_greedy() {
+  MoveList moves = pos_.legal_moves();
+  if (config_.shuffle) shuffle(moves);
+  ++nodes_;
+  std::vector<RootMove> root;
+  for (Move m : moves) {
+    pos_.do_move(m);
+    ++nodes_;
+    int s;
+    if (pos_.legal_moves().empty())
+      s = pos_.in_check() ? MateScore - 1 : 0;
+    else if (is_draw(1))
+      s = 0;
+    else
+      s = -evaluate();
+    pos_.undo_move();
+    root.push_back({m, s, true, {m}});
+  }
+  SearchResult r;
+  r.best = pick_root_move(root);
+  int best = -Infinity;
+  for (const auto& rm : root) best = std::max(best, rm.score);
+  r.info = make_info(1, best, {r.best});
+  return r;
+}
+
+SearchResult Worker::go_depth_first(const std::function<void(const SearchInfo&)>& on_info) {
+  std::vector<RootMove> root;
+  {
+    MoveList moves = pos_.legal_moves();
+    if (config_.shuffle) shuffle(moves);
+    for (Move m : moves) root.push_back(RootMove{m, -Infinity, false, {}});
+  }
+  const bool alphabeta = config_.algorithm == Algorithm::AlphaBeta;
+  const bool open_ended = limits_.infinite || budget_.limited() || limits_.nodes > 0;
+  int max_depth = limits_.depth > 0 ? std::min(limits_.depth, MaxPly - 1)
+                  : open_ended      ? MaxPly - 1
+                                    : std::max(1, config_.default_depth);
+  int first_depth = config_.iterative_deepening ? 1 : max_depth;
+
+  SearchResult r;
+  r.best = root.front().move;
+  std::vector<RootMove> completed;
+  Move prev_best;
+  int prev_score = 0;
+  bool partial_override = false;
+  for (int depth = first_depth; depth <= max_depth; ++depth) {
+    seldepth_ = 0;
+    if (alphabeta && config_.move_ordering && !completed.empty()) {
+      // Previous best first, then by the previous iteration's scores.
+      std::stable_sort(root.begin(), root.end(), [&](const RootMove& a, const RootMove& b) {
+        if (a.move == prev_best) return b.move != prev_best;
+        if (b.move == prev_best) return false;
+        return a.score > b.score;
+      });
+    }
+    int done = 0;
+    if (alphabeta && config_.pruning && config_.random_margin <= 0 && depth >= 5 &&
+        !is_mate_score(prev_score)) {
+      int delta = 30;
+      int alpha = prev_score - delta, beta = prev_score + delta;
+      while (true) {
+        done = search_root(depth, root, alpha, beta);
+        if (aborted_) break;
+        int best = -Infinity;
+        for (const auto& rm : root) best = std::max(best, rm.score);
+        if (best <= alpha) {
+          alpha = std::max(-Infinity, best - delta);
+        } else if (best >= beta) {
+          beta = std::min(Infinity, best + delta);
+        } else {
+          break;
+        }
+        delta *= 3;
+        if (delta > 1500) alpha = -Infinity, beta = Infinity;
+      }
+    } else {
+      done = search_root(depth, root, -Infinity, Infinity);
+    }
+    if (aborted_) {
+      // A move that beat the previous best in this unfinished iteration is trusted; so is
+      // anything at all when no iteration finished.
+      const RootMove* best = nullptr;
+      for (int i = 0; i < done; ++i)
+        if (root[i].exact && (!best || root[i].score > best->score)) best = &root[i];
+      if (best && (completed.empty() || (alphabeta && best->move != prev_best && best->score > prev_score))) {
+        r.best = best->move;
+        r.info = make_info(depth, best->score, best->pv);
+        partial_override = true;
+      }
+      break;
+    }
+    completed = root;
+    const RootMove* best = nullptr;
+    for (const auto& rm : root)
+      if (rm.exact && (!best || rm.score > best->score)) best = &rm;
+    if (!best) best = &root.front();
+    prev_best = best->move;
+    prev_score = best->score;
+    r.best = best->move;
+    r.info = make_info(depth, best->score, best->pv);
+    if (on_info) on_info(r.info);
+    if (!limits_.infinite && is_mate_score(best->score) && MateScore - std::abs(best->score) <= depth)
+      break;
+    if (budget_.soft_ms) {
+      std::int64_t e = elapsed_ms();
+      if (budget_.soft_ms == budget_.hard_ms ? e >= budget_.soft_ms : e >= budget_.soft_ms * 6 / 10) break;
+    }
+  }
+  if (!completed.empty() && !partial_override) {
+    Move chosen = pick_root_move(completed);
+    if (chosen != r.best) {
+      for (const auto& rm : completed)
+        if (rm.move == chosen) r.info.pv = rm.pv.empty() ? std::vector<Move>{chosen} : rm.pv;
+      r.best = chosen;
+    }
+  }
+  return r;
+}
+
+int Worker::search_root(int depth, std::vector<RootMove>& root, int alpha, int beta) {
+  ++nodes_;
+  const bool white = pos_.side_to_move() == chess::White;
+  const bool pvs = config_.pruning;
+  int best = -Infinity;
+  int done = 0;
+  for (auto& rm : root) {
+    rm.score = -Infinity;
+    rm.exact = false;
+  }
+  for (std::size_t i = 0; i < root.size(); ++i) {
+    RootMove& rm = root[i];
+    int score = 0;
+    int a = alpha;
+    pos_.do_move(rm.move);
+    switch (config_.algorithm) {
+      case Algorithm::Minimax: {
+        int w = pos_.side_to_move() == chess::White ? minimax_max(depth - 1, 1) : minimax_min(depth - 1, 1);
+        score = white ? w : -w;
+        break;
+      }
+      case Algorithm::Negamax: score = -negamax(depth - 1, 1); break;
+      default: {
+        if (best > -Infinity)
+          a = std::max(alpha, config_.random_margin > 0 ? best - config_.random_margin - 1 : best);
+        if (i == 0 || !pvs) {
+          score = -alphabeta(depth - 1, -beta, -a, 1, true);
+        } else {
+          score = -alphabeta(depth - 1, -a - 1, -a, 1, true);
+          if (!aborted_ && score > a && score < beta) score = -alphabeta(depth - 1, -beta, -a, 1, true);
+        }
+        break;
+      }
+    }
+    pos_.undo_move();
+    if (aborted_) break;
+    ++done;
+    rm.score = score;
+    rm.exact = score > a && score < beta;
+    if (config_.algorithm != Algorithm::AlphaBeta) rm.exact = true;  // no window: always exact
+    if (rm.exact) {
+      rm.pv.assign(1, rm.move);
+      for (int p = 1; p < pv_len_[1]; ++p) rm.pv.push_back(pv_[1][p]);
+    }
+    best = std::max(best, score);
+  }
+  return done;
+}
+
+void Worker::update_pv(int ply, Move m) {
+  pv_[ply][ply] = m;
+  int len = std::max(pv_len_[ply + 1], ply + 1);
+  for (int p = ply + 1; p < len; ++p) pv_[ply][p] = pv_[ply + 1][p];
+  pv_len_[ply] = len;
+}
+
+}  // namespace knightly::search

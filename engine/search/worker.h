@@ -1,0 +1,116 @@
+#pragma once
+// The state and algorithms behind one Search: every table, counter and generator lives here,
+// so two Workers never share anything. Algorithms are split over files by family:
+// worker.cpp (limits, root driver, random, greedy), minimax.cpp (minimax and negamax),
+// alphabeta.cpp, mcts.cpp.
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/chess/position.h"
+#include "engine/eval/evaluator.h"
+#include "engine/search/book.h"
+#include "engine/search/rng.h"
+#include "engine/search/search.h"
+#include "engine/search/time_manager.h"
+#include "engine/search/tt.h"
+
+namespace knightly::search {
+
+constexpr int MaxPly = 128;
+constexpr int Infinity = 32500;  // above every score, mates included
+
+class Worker {
+ public:
+  explicit Worker(SearchConfig config);
+  const SearchConfig& config() const { return config_; }
+  void set_config(SearchConfig config);
+  void new_game();
+  const std::string& book_status() const { return book_status_; }
+  std::size_t book_positions() const { return book_.positions(); }
+  void set_book(Book book, std::string path);
+
+  SearchResult go(const chess::Position& pos, const Limits& limits, const std::atomic<bool>& stop,
+                  const std::function<void(const SearchInfo&)>& on_info);
+
+ private:
+  struct RootMove {
+    chess::Move move;
+    int score = -Infinity;
+    bool exact = false;  // score is exact (not a fail-low bound)
+    std::vector<chess::Move> pv;
+  };
+
+  // Limits and clock
+  bool should_abort();
+  std::int64_t elapsed_ms() const;
+  void reset_counters();
+  SearchInfo make_info(int depth, int score, std::vector<chess::Move> pv) const;
+
+  // Shared node logic
+  int evaluate();        // side to move, with EvalNoise
+  int evaluate_white();  // White's view, with EvalNoise (minimax)
+  bool is_draw(int ply) const;
+  void shuffle(chess::MoveList& moves);
+  chess::Move pick_root_move(const std::vector<RootMove>& moves);
+
+  // Algorithms
+  SearchResult go_random();
+  SearchResult go_greedy();
+  SearchResult go_depth_first(const std::function<void(const SearchInfo&)>& on_info);
+  SearchResult go_mcts(const std::function<void(const SearchInfo&)>& on_info);
+
+  // One iteration at `depth` over the root moves; returns how many root moves were finished.
+  int search_root(int depth, std::vector<RootMove>& root, int alpha, int beta);
+  int minimax_max(int depth, int ply);  // White to move, scores from White's view
+  int minimax_min(int depth, int ply);  // Black to move, scores from White's view
+  int negamax(int depth, int ply);
+  int alphabeta(int depth, int alpha, int beta, int ply, bool null_ok);
+  int quiesce(int alpha, int beta, int ply);
+  void order_moves(chess::MoveList& moves, int* scores, chess::Move tt_move, int ply, bool captures_only);
+  void update_pv(int ply, chess::Move m);
+
+  // MCTS
+  struct MctsNode {
+    chess::Move move;
+    std::int32_t parent = -1;
+    std::int32_t first_child = -1;
+    std::uint16_t child_count = 0;
+    bool expanded = false;
+    std::uint32_t visits = 0;
+    double reward = 0;  // sum of results for the side that played `move`
+  };
+  double playout(chess::Color leaf_mover);
+  std::vector<chess::Move> mcts_pv() const;
+
+  SearchConfig config_;
+  eval::Evaluator evaluator_;
+  TranspositionTable tt_;
+  Rng rng_;
+  std::uint64_t seed_ = 1;  // effective seed (seed 0 resolved from the clock)
+  Book book_;
+  std::string book_path_;
+  std::string book_status_;
+
+  // Per-go state
+  chess::Position pos_;
+  Limits limits_;
+  TimeBudget budget_;
+  const std::atomic<bool>* stop_ = nullptr;
+  std::chrono::steady_clock::time_point start_;
+  std::uint64_t nodes_ = 0;
+  int seldepth_ = 0;
+  bool aborted_ = false;
+
+  std::array<std::array<chess::Move, 2>, MaxPly + 1> killers_{};
+  std::vector<int> history_;  // [colour][from][to]
+  std::array<std::array<chess::Move, MaxPly + 1>, MaxPly + 1> pv_{};
+  std::array<int, MaxPly + 1> pv_len_{};
+  std::vector<MctsNode> tree_;
+};
+
+}  // namespace knightly::search

@@ -1,0 +1,32 @@
+// knightly-engine: the UCI program, and a few command-line tools for measuring it.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "engine/uci/commands.h"
+#include "engine/uci/uci_engine.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty()) {
+    std::string cmd = args.front();
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (cmd == "perft") return knightly::uci::run_perft_command(rest, std::cout, std::cerr);
+    if (cmd == "bench") return knightly::uci::run_bench_command(rest, std::cout, std::cerr);
+    if (cmd == "searchbench") return knightly::uci::run_searchbench_command(rest, std::cout, std::cerr);
+    if (cmd == "wac") return knightly::uci::run_wac_command(rest, std::cout, std::cerr);
+    std::cerr << "usage: knightly-engine [perft N [FEN] | bench [depth] | searchbench [s] | wac FILE [ms]]\n"
+                 "       without arguments: speaks UCI on stdin/stdout\n";
+    return 2;
+  }
+  std::ios::sync_with_stdio(false);
+  knightly::uci::UciEngine engine([](const std::string& line) {
+    std::cout << line << '\n' << std::flush;
+  });
+  std::string line;
+  while (std::getline(std::cin, line))
+    if (!engine.handle(line)) return 0;
+  // End of input: finish like `quit`.
+  engine.handle("quit");
+  return 0;
+}
