@@ -1,0 +1,105 @@
+#pragma once
+// Helpers for the store tests: a temporary directory, synthetic games, file snapshots.
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "runner/match/game_record.h"
+
+namespace knightly::test {
+
+// A fresh directory, removed (permissions restored first) when the test ends.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "knightly-db-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::permissions(path_, std::filesystem::perms::owner_all,
+                                 std::filesystem::perm_options::add, ec);
+    for (const auto& e : std::filesystem::recursive_directory_iterator(path_, ec))
+      std::filesystem::permissions(e.path(), std::filesystem::perms::owner_all,
+                                   std::filesystem::perm_options::add, ec);
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct FileSnapshot {
+  std::string bytes;
+  std::int64_t mtime_ns = 0;
+  std::int64_t size = 0;
+  bool operator==(const FileSnapshot&) const = default;
+};
+
+inline FileSnapshot snapshot(const std::string& path) {
+  struct stat st {};
+  ::stat(path.c_str(), &st);
+  return {read_bytes(path),
+          static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+          static_cast<std::int64_t>(st.st_size)};
+}
+
+// A game with `plies` moves; the values depend on the identity so round trips can tell
+// games apart. The first two moves are book moves.
+inline runner::GameRecord synthetic_game(int index, int plies, const std::string& white = "Alpha",
+                                         const std::string& black = "Beta",
+                                         runner::Result result = runner::Result::WhiteWins) {
+  runner::GameRecord g;
+  g.id = {index / 4, (index % 4) / 2, index % 2, index};
+  g.white = white;
+  g.black = black;
+  g.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  g.opening_source = std::string("synthetic.epd:").append(std::to_string(index));
+  g.result = result;
+  g.termination = result == runner::Result::Draw ? runner::Termination::Repetition
+                                                 : runner::Termination::Checkmate;
+  g.reason = result == runner::Result::Draw ? "Draw by 3-fold repetition" : "White mates";
+  g.start_time = "2026-11-21T10:00:00Z";
+  g.duration_ms = 1000 + index;
+  g.time_control = "10+0.1";
+  g.pgn = "[Event \"synthetic\"]\n\n1. e4 e5 *\n";
+  static const char* kFiles = "abcdefgh";
+  for (int p = 0; p < plies; ++p) {
+    runner::MoveRecord m;
+    m.uci = std::string(1, kFiles[p % 8]) + "2" + std::string(1, kFiles[(p + index) % 8]) + "4";
+    m.san = std::string("N").append(std::to_string(p));
+    m.book = p < 2;
+    if (!m.book) {
+      if (p % 7 == 0)
+        m.mate_in = (p % 2) ? -3 : 5;
+      else
+        m.score_cp = (p * 13 + index) % 400 - 200;
+      m.depth = 1 + p % 20;
+      m.seldepth = 2 + p % 25;
+      m.nodes = 1000ull * static_cast<std::uint64_t>(p + 1) + static_cast<std::uint64_t>(index);
+      m.time_ms = 10 + p;
+      m.clock_left_ms = p % 5 == 0 ? -1 : 60000 - 100 * p;
+    }
+    g.moves.push_back(m);
+  }
+  return g;
+}
+
+}  // namespace knightly::test

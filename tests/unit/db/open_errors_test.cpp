@@ -1,0 +1,225 @@
+// Files the store must refuse with a clear error naming the path, without touching them.
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
+
+#include "db/store/store.h"
+#include "db_test_util.h"
+
+using namespace knightly;
+using knightly::db::ErrorKind;
+using knightly::db::OpenMode;
+using knightly::db::Store;
+using knightly::test::snapshot;
+using knightly::test::synthetic_game;
+using knightly::test::TempDir;
+
+namespace {
+
+void make_knightly_db(const std::string& path, int games = 1) {
+  auto store = Store::open(path);
+  REQUIRE(store);
+  const auto t = store->create_tournament({"t", db::TournamentKind::Run, "", 1, ""}).id;
+  const auto a = store->upsert_engine({"A", "", "", "", "", "", true});
+  const auto b = store->upsert_engine({"B", "", "", "", "", "", true});
+  for (int i = 0; i < games; ++i) store->insert_game(t, synthetic_game(i, 10, "A", "B"), a, b);
+}
+
+// Checks every open mode refuses the file with `kind` and leaves it byte-for-byte as it was.
+void check_refused(const std::string& path, ErrorKind kind, const std::string& words) {
+  const auto before = snapshot(path);
+  for (OpenMode mode : {OpenMode::ReadWrite, OpenMode::ReadOnly}) {
+    db::StoreOptions options;
+    options.mode = mode;
+    auto store = Store::open(path, options);
+    REQUIRE_FALSE(store);
+    CHECK(store.error().kind == kind);
+    CHECK(store.error().path == path);
+    CHECK(store.error().message.find(path) != std::string::npos);
+    CHECK(store.error().message.find(words) != std::string::npos);
+  }
+  CHECK(snapshot(path) == before);
+  CHECK_FALSE(std::filesystem::exists(path + "-wal"));
+  CHECK_FALSE(std::filesystem::exists(path + "-journal"));
+}
+
+}  // namespace
+
+TEST_CASE("a text file is not a knightly database and stays untouched") {
+  TempDir dir;
+  const std::string path = dir.file("notes.db");
+  std::ofstream(path) << "This is a text file, not a database.\n" << std::string(5000, 'x');
+  check_refused(path, ErrorKind::NotKnightly, "not a knightly database");
+}
+
+TEST_CASE("another program's SQLite database is refused and stays untouched") {
+  TempDir dir;
+  const std::string path = dir.file("other.db");
+  {
+    sqlite3* raw = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(raw, "CREATE TABLE games (x); INSERT INTO games VALUES (1);", nullptr,
+                         nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(raw);
+  }
+  check_refused(path, ErrorKind::NotKnightly, "not a knightly database");
+}
+
+TEST_CASE("a database from a newer knightly is refused and stays untouched") {
+  TempDir dir;
+  const std::string path = dir.file("future.db");
+  make_knightly_db(path);
+  {
+    sqlite3* raw = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(raw, "PRAGMA user_version = 99; PRAGMA wal_checkpoint(TRUNCATE);",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(raw, "PRAGMA journal_mode = DELETE", nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(raw);
+  }
+  check_refused(path, ErrorKind::TooNew, "newer knightly");
+}
+
+TEST_CASE("a directory is refused") {
+  TempDir dir;
+  auto store = Store::open(dir.path().string());
+  REQUIRE_FALSE(store);
+  CHECK(store.error().message.find(dir.path().string()) != std::string::npos);
+}
+
+TEST_CASE("read-only mode needs an existing file and never creates one") {
+  TempDir dir;
+  db::StoreOptions options;
+  options.mode = OpenMode::ReadOnly;
+  auto store = Store::open(dir.file("missing.db"), options);
+  REQUIRE_FALSE(store);
+  CHECK(store.error().kind == ErrorKind::NotFound);
+  CHECK_FALSE(std::filesystem::exists(dir.file("missing.db")));
+}
+
+TEST_CASE("a read-only file gives a clear error when writing is needed, and is untouched") {
+  TempDir dir;
+  const std::string path = dir.file("k.db");
+  make_knightly_db(path, 3);
+  ::chmod(path.c_str(), 0444);
+  const auto before = snapshot(path);
+
+  auto store = Store::open(path);
+  REQUIRE_FALSE(store);
+  CHECK(store.error().kind == ErrorKind::ReadOnly);
+  CHECK(store.error().message.find(path) != std::string::npos);
+  CHECK(store.error().message.find("read-only") != std::string::npos);
+  CHECK(snapshot(path) == before);
+
+  // Reading it is fine.
+  db::StoreOptions options;
+  options.mode = OpenMode::ReadOnly;
+  auto reader = Store::open(path, options);
+  REQUIRE(reader);
+  CHECK(reader->count_games() == 3);
+  CHECK(snapshot(path) == before);
+}
+
+TEST_CASE("a read-only directory gives a clear error and creates nothing") {
+  TempDir dir;
+  const auto sub = dir.path() / "ro";
+  std::filesystem::create_directory(sub);
+  ::chmod(sub.c_str(), 0555);
+  const std::string path = (sub / "k.db").string();
+  auto store = Store::open(path);
+  REQUIRE_FALSE(store);
+  CHECK(store.error().kind == ErrorKind::ReadOnly);
+  CHECK(store.error().message.find(sub.string()) != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(path));
+}
+
+TEST_CASE("a read-only store refuses to write and leaves the file alone") {
+  TempDir dir;
+  const std::string path = dir.file("k.db");
+  make_knightly_db(path, 2);
+  const auto before = snapshot(path);
+  db::StoreOptions options;
+  options.mode = OpenMode::ReadOnly;
+  auto reader = Store::open(path, options);
+  REQUIRE(reader);
+  try {
+    reader->create_tournament({"x", db::TournamentKind::Run, "", 0, ""});
+    FAIL("a read-only store wrote");
+  } catch (const db::StoreException& e) {
+    CHECK(e.kind() == ErrorKind::ReadOnly);
+  }
+  CHECK(reader->count_games() == 2);
+  CHECK(snapshot(path).bytes == before.bytes);
+}
+
+TEST_CASE("a database locked by another writer fails after the busy timeout, not never") {
+  TempDir dir;
+  const std::string path = dir.file("k.db");
+  make_knightly_db(path, 1);
+
+  sqlite3* other = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &other) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(other, "BEGIN EXCLUSIVE; INSERT INTO engines (name, first_seen) VALUES ('held', 'now');",
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+
+  db::StoreOptions options;
+  options.busy_timeout_ms = 300;
+  const auto start = std::chrono::steady_clock::now();
+  auto store = Store::open(path, options);
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  REQUIRE_FALSE(store);
+  CHECK(store.error().kind == ErrorKind::Locked);
+  CHECK(store.error().message.find(path) != std::string::npos);
+  CHECK(store.error().message.find("locked") != std::string::npos);
+  CHECK(elapsed >= std::chrono::milliseconds(250));
+  CHECK(elapsed < std::chrono::seconds(5));
+
+  // Readers still read in WAL mode while the writer holds its lock.
+  db::StoreOptions read;
+  read.mode = OpenMode::ReadOnly;
+  read.busy_timeout_ms = 300;
+  auto reader = Store::open(path, read);
+  REQUIRE(reader);
+  CHECK(reader->count_games() == 1);
+
+  sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  // Once released, writing works again.
+  auto after = Store::open(path, options);
+  REQUIRE(after);
+  CHECK(after->count_games() == 1);
+}
+
+TEST_CASE("a write blocked by another writer throws Locked after the busy timeout") {
+  TempDir dir;
+  const std::string path = dir.file("k.db");
+  make_knightly_db(path, 1);
+  db::StoreOptions options;
+  options.busy_timeout_ms = 200;
+  auto store = Store::open(path, options);
+  REQUIRE(store);
+  const auto t = store->find_tournament("t")->id;
+  const auto a = *store->find_engine("A");
+  const auto b = *store->find_engine("B");
+
+  sqlite3* other = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &other) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    store->insert_game(t, synthetic_game(1, 10, "A", "B"), a, b);
+    FAIL("insert went through a held lock");
+  } catch (const db::StoreException& e) {
+    CHECK(e.kind() == ErrorKind::Locked);
+  }
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  // The failed attempt left nothing half-done; the retry succeeds.
+  store->insert_game(t, synthetic_game(1, 10, "A", "B"), a, b);
+  CHECK(store->count_games() == 2);
+  CHECK(store->integrity_check() == "ok");
+}

@@ -1,0 +1,293 @@
+// The `knightly query` aggregates over a small hand-made tournament whose answers are
+// worked out by hand in the comments, plus filters with hostile values and import de-dup.
+#include <catch2/catch.hpp>
+
+#include "db/store/store.h"
+#include "db_test_util.h"
+
+using namespace knightly;
+using knightly::db::GameFilter;
+using knightly::db::Store;
+using runner::Result;
+using runner::Termination;
+
+namespace {
+
+struct Db {
+  Store store;
+  std::int64_t rr = 0;
+  std::int64_t other = 0;
+  std::int64_t a = 0, b = 0, c = 0, a2 = 0;
+};
+
+runner::GameRecord game(int index, const std::string& white, const std::string& black, Result result,
+                        Termination termination, const std::string& reason) {
+  runner::GameRecord g = test::synthetic_game(index, 8, white, black, result);
+  g.termination = termination;
+  g.reason = reason;
+  g.start_time = std::string("2026-11-0").append(std::to_string(index + 1)).append("T12:00:00Z");
+  return g;
+}
+
+// Tournament "rr" (pairs are games 0+1, 2+3, 4+5):
+//   0: A-B 1-0 checkmate        1: B-A draw repetition
+//   2: A-C 0-1 time forfeit     3: C-A draw repetition
+//   4: B-C 1-0 checkmate        5: C-B 1-0 checkmate
+// Tournament "other": one game A(v2)-C 1-0 checkmate on 2026-11-20.
+Db make_db() {
+  auto opened = Store::open(":memory:");
+  REQUIRE(opened);
+  Db d{std::move(*opened)};
+  Store& s = d.store;
+  d.rr = s.create_tournament({"rr", db::TournamentKind::Run, "", 1, ""}).id;
+  d.other = s.create_tournament({"other", db::TournamentKind::Run, "", 2, ""}).id;
+  d.a = s.upsert_engine({"A", "/bin/a", "", "", "", "sha-a1", false});
+  d.b = s.upsert_engine({"B", "/bin/b", "", "", "", "sha-b", false});
+  d.c = s.upsert_engine({"C", "", "", "", "", "", true});
+  d.a2 = s.upsert_engine({"A", "/bin/a", "", "", "", "sha-a2", false});
+  const std::int64_t id[] = {d.a, d.b, d.c};
+  auto put = [&](std::int64_t t, const runner::GameRecord& g, int w, int b) {
+    s.insert_game(t, g, id[w], id[b]);
+  };
+  put(d.rr, game(0, "A", "B", Result::WhiteWins, Termination::Checkmate, "White mates"), 0, 1);
+  put(d.rr, game(1, "B", "A", Result::Draw, Termination::Repetition, "Draw by 3-fold repetition"), 1, 0);
+  put(d.rr, game(2, "A", "C", Result::BlackWins, Termination::TimeForfeit, "White loses on time"), 0, 2);
+  put(d.rr, game(3, "C", "A", Result::Draw, Termination::Repetition, "Draw by 3-fold repetition"), 2, 0);
+  put(d.rr, game(4, "B", "C", Result::WhiteWins, Termination::Checkmate, "White mates"), 1, 2);
+  put(d.rr, game(5, "C", "B", Result::WhiteWins, Termination::Checkmate, "White mates"), 2, 1);
+  auto g = game(0, "A", "C", Result::WhiteWins, Termination::Checkmate, "White mates");
+  g.start_time = "2026-11-20T08:00:00Z";
+  s.insert_game(d.other, g, d.a2, d.c);
+  return d;
+}
+
+GameFilter in_rr() {
+  GameFilter f;
+  f.tournaments = {"rr"};
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("standings of a tournament, by points") {
+  Db d = make_db();
+  const auto s = d.store.standings(in_rr());
+  REQUIRE(s.size() == 3);
+  // C: W2 D1 L1 = 2.5; A: W1 D2 L1 = 2; B: W1 D1 L2 = 1.5
+  CHECK(s[0].engine == "C");
+  CHECK((s[0].games == 4 && s[0].wins == 2 && s[0].draws == 1 && s[0].losses == 1));
+  CHECK(s[0].points() == 2.5);
+  CHECK(s[1].engine == "A");
+  CHECK((s[1].wins == 1 && s[1].draws == 2 && s[1].losses == 1));
+  CHECK(s[2].engine == "B");
+  CHECK((s[2].wins == 1 && s[2].draws == 1 && s[2].losses == 2));
+}
+
+TEST_CASE("versions of an engine count as one player across tournaments") {
+  Db d = make_db();
+  const auto s = d.store.standings({});
+  // With "other": A (both versions) W2 D2 L1 = 3, C W2 D1 L2 = 2.5, B = 1.5
+  REQUIRE(s.size() == 3);
+  CHECK(s[0].engine == "A");
+  CHECK((s[0].games == 5 && s[0].wins == 2 && s[0].draws == 2 && s[0].losses == 1));
+  CHECK(s[1].engine == "C");
+  CHECK(s[1].games == 5);
+  auto versions = d.store.engines();
+  REQUIRE(versions.size() == 4);
+  CHECK(versions[0].info.name == "A");
+  CHECK(versions[0].games == 4);
+  CHECK(versions[1].info.binary_sha256 == "sha-a2");
+  CHECK(versions[1].games == 1);
+  CHECK(versions[1].last_played == "2026-11-20T08:00:00Z");
+}
+
+TEST_CASE("pair counts keep colours; head-to-head merges them") {
+  Db d = make_db();
+  const auto pc = d.store.pair_counts(in_rr());
+  REQUIRE(pc.size() == 6);
+  auto find = [&](const std::string& w, const std::string& b) {
+    for (const auto& c : pc)
+      if (c.white == w && c.black == b) return c;
+    FAIL("no pair " << w << "-" << b);
+    return db::PairCount{};
+  };
+  CHECK(find("A", "B").white_wins == 1);
+  CHECK(find("B", "A").draws == 1);
+  CHECK(find("A", "C").black_wins == 1);
+  CHECK(find("C", "B").white_wins == 1);
+
+  const auto h = d.store.head_to_head(in_rr());
+  auto cell = [&](const std::string& e, const std::string& o) {
+    for (const auto& x : h)
+      if (x.engine == e && x.opponent == o) return x;
+    FAIL("no cell " << e << "-" << o);
+    return db::HeadToHead{};
+  };
+  CHECK((cell("A", "B").wins == 1 && cell("A", "B").draws == 1 && cell("A", "B").losses == 0));
+  CHECK((cell("B", "A").wins == 0 && cell("B", "A").losses == 1));
+  CHECK((cell("A", "C").wins == 0 && cell("A", "C").draws == 1 && cell("A", "C").losses == 1));
+  CHECK((cell("B", "C").wins == 1 && cell("B", "C").losses == 1));
+}
+
+TEST_CASE("rating subsets: both players in the engine set") {
+  Db d = make_db();
+  GameFilter f;
+  f.engines = {"A", "C"};
+  f.both_engines_in_set = true;
+  const auto pc = d.store.pair_counts(f);
+  // rr games 2 and 3 plus the "other" game
+  std::int64_t games = 0;
+  for (const auto& c : pc) {
+    CHECK(((c.white == "A" && c.black == "C") || (c.white == "C" && c.black == "A")));
+    games += c.games();
+  }
+  CHECK(games == 3);
+  f.both_engines_in_set = false;
+  CHECK(d.store.count_games(f) == 7);
+  f.since = "2026-11-10";
+  CHECK(d.store.count_games(f) == 1);
+}
+
+TEST_CASE("termination counts") {
+  Db d = make_db();
+  const auto t = d.store.termination_counts(in_rr());
+  REQUIRE(t.size() == 3);
+  CHECK((t[0].termination == "checkmate" && t[0].count == 3));
+  CHECK((t[1].termination == "repetition" && t[1].count == 2));
+  CHECK((t[2].termination == "time forfeit" && t[2].count == 1));
+  const auto r = d.store.termination_counts(in_rr(), true);
+  REQUIRE(r.size() == 3);
+  CHECK(r[2].reason == "White loses on time");
+}
+
+TEST_CASE("pair results for pentanomial counts") {
+  Db d = make_db();
+  const auto p = d.store.pair_results(in_rr());
+  REQUIRE(p.size() == 3);
+  CHECK((p[0].round == 0 && p[0].pair == 0));
+  REQUIRE(p[0].games.size() == 2);
+  CHECK((p[0].games[0].white == "A" && p[0].games[0].result == Result::WhiteWins));
+  CHECK((p[0].games[1].white == "B" && p[0].games[1].result == Result::Draw));
+  CHECK((p[1].round == 0 && p[1].pair == 1));
+  CHECK((p[2].round == 1 && p[2].pair == 0));
+  CHECK(p[2].games[1].black == "B");
+}
+
+TEST_CASE("games list filters") {
+  Db d = make_db();
+  GameFilter f = in_rr();
+  CHECK(d.store.games(f).size() == 6);
+  f.result = "1-0";
+  CHECK(d.store.games(f).size() == 3);
+  f.result.clear();
+  f.termination = "time forfeit";
+  auto g = d.store.games(f);
+  REQUIRE(g.size() == 1);
+  CHECK(g[0].white == "A");
+  CHECK(g[0].black == "C");
+  CHECK(g[0].result == "0-1");
+  CHECK(g[0].reason == "White loses on time");
+  CHECK(g[0].tournament == "rr");
+  CHECK(g[0].plies == 8);
+  f.termination.clear();
+  f.since = "2026-11-04";
+  CHECK(d.store.games(f).size() == 3);
+  f.since.clear();
+  f.until = "2026-11-02";
+  CHECK(d.store.games(f).size() == 1);
+  f.until.clear();
+  f.engines = {"A"};
+  CHECK(d.store.games(f).size() == 4);
+  GameFilter recent;
+  recent.limit = 2;
+  recent.newest_first = true;
+  auto latest = d.store.games(recent);
+  REQUIRE(latest.size() == 2);
+  CHECK(latest[0].tournament == "other");
+  CHECK(latest[1].game_id.index == 5);
+  GameFilter by_id;
+  by_id.tournament_ids = {d.other};
+  CHECK(d.store.games(by_id).size() == 1);
+}
+
+TEST_CASE("a filter value that looks like SQL matches nothing and breaks nothing") {
+  Db d = make_db();
+  const std::string evil = "x' OR '1'='1";
+  const std::string evil2 = "rr\"; DROP TABLE games; --";
+  for (const std::string& v : {evil, evil2}) {
+    GameFilter f;
+    f.tournaments = {v};
+    CHECK(d.store.count_games(f) == 0);
+    f = {};
+    f.engines = {v};
+    CHECK(d.store.games(f).empty());
+    f = {};
+    f.result = v;
+    CHECK(d.store.standings(f).empty());
+    f = {};
+    f.termination = v;
+    CHECK(d.store.termination_counts(f).empty());
+    f = {};
+    f.since = v;  // compares as text: sorts after every ISO date
+    CHECK(d.store.pair_results(f).empty());
+  }
+  // Stored literally as a name, and found only as itself.
+  const auto t = d.store.create_tournament({evil, db::TournamentKind::Run, evil, 0, ""});
+  d.store.insert_game(t.id, test::synthetic_game(0, 4, "A", "B"), d.a, d.b);
+  GameFilter f;
+  f.tournaments = {evil};
+  CHECK(d.store.count_games(f) == 1);
+  CHECK(d.store.find_tournament(evil)->config_text == evil);
+  CHECK(d.store.count_games({}) == 8);
+  CHECK(d.store.tournaments().size() == 3);
+  CHECK(d.store.integrity_check() == "ok");
+}
+
+TEST_CASE("a restarted tournament's name filter sees only the live one") {
+  Db d = make_db();
+  auto fresh = d.store.restart_tournament(d.rr, {"rr", db::TournamentKind::Run, "", 5, ""});
+  CHECK(d.store.count_games(in_rr()) == 0);
+  GameFilter old;
+  old.tournament_ids = {d.rr};
+  CHECK(d.store.count_games(old) == 6);
+  d.store.insert_game(fresh.id, test::synthetic_game(0, 4, "A", "B"), d.a, d.b);
+  CHECK(d.store.count_games(in_rr()) == 1);
+}
+
+TEST_CASE("importing the same games twice adds nothing") {
+  auto opened = Store::open(":memory:");
+  REQUIRE(opened);
+  Store& s = *opened;
+  const auto t = s.create_tournament({"imported", db::TournamentKind::Import, "", 0, ""}).id;
+  const auto a = s.upsert_engine({"A", "", "", "", "", "", false});
+  const auto b = s.upsert_engine({"B", "", "", "", "", "", false});
+  std::vector<db::ImportItem> items;
+  for (int i = 0; i < 3; ++i) {
+    auto g = test::synthetic_game(i, 10, i % 2 ? "B" : "A", i % 2 ? "A" : "B");
+    items.push_back({g, i % 2 ? b : a, i % 2 ? a : b, std::string("Event=x;Round=").append(std::to_string(i + 1))});
+  }
+  auto first = s.import_games(t, items);
+  CHECK(first == std::vector<db::ImportOutcome>(3, db::ImportOutcome::Inserted));
+  const auto ids = s.stored_game_ids(t);
+  REQUIRE(ids.size() == 3);
+  // Imported games are paired two by two in file order.
+  CHECK(ids[0] == runner::GameId{0, 0, 0, 0});
+  CHECK(ids[1] == runner::GameId{0, 0, 1, 1});
+  CHECK(ids[2] == runner::GameId{0, 1, 0, 2});
+
+  auto again = s.import_games(t, items);
+  CHECK(again == std::vector<db::ImportOutcome>(3, db::ImportOutcome::Duplicate));
+  CHECK(s.count_games() == 3);
+
+  // A new game among old ones: only it goes in, after the others.
+  auto g = test::synthetic_game(7, 12, "A", "B");
+  std::vector<db::ImportItem> mixed = {items[1], {g, a, b, "Event=x;Round=8"}, {g, a, b, "Event=x;Round=8"}};
+  auto third = s.import_games(t, mixed);
+  CHECK(third == std::vector<db::ImportOutcome>{db::ImportOutcome::Duplicate, db::ImportOutcome::Inserted,
+                                                db::ImportOutcome::Duplicate});
+  CHECK(s.stored_game_ids(t).back() == runner::GameId{0, 1, 1, 3});
+  CHECK(s.count_games() == 4);
+  // Same moves under another key (another round of the event) is another game.
+  CHECK(Store::content_hash(g, "Round=8") != Store::content_hash(g, "Round=9"));
+  CHECK(s.integrity_check() == "ok");
+}

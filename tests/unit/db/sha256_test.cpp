@@ -1,0 +1,35 @@
+// SHA-256 against the FIPS 180-4 example vectors (also what sha256sum prints).
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "db/store/sha256.h"
+#include "db_test_util.h"
+
+using knightly::db::Sha256;
+using knightly::db::sha256_file;
+using knightly::db::sha256_hex;
+
+TEST_CASE("sha256 matches the standard test vectors") {
+  CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  // One million 'a', fed in uneven pieces to cross block boundaries.
+  Sha256 h;
+  const std::string chunk(997, 'a');
+  std::size_t left = 1000000;
+  while (left > 0) {
+    const std::size_t n = std::min(left, chunk.size());
+    h.update(chunk.data(), n);
+    left -= n;
+  }
+  CHECK(h.hex_digest() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+TEST_CASE("sha256 of a file") {
+  knightly::test::TempDir dir;
+  const std::string path = dir.file("bin");
+  std::ofstream(path, std::ios::binary) << "abc";
+  CHECK(sha256_file(path) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK_FALSE(sha256_file(dir.file("missing")));
+}

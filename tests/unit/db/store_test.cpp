@@ -1,0 +1,333 @@
+// The store against real SQLite files: schema, round trips, crash safety, identity rules.
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "db/store/migrations.h"
+#include "db/store/store.h"
+#include "db/store/transaction.h"
+#include "db_test_util.h"
+
+using namespace knightly;
+using knightly::db::ErrorKind;
+using knightly::db::Store;
+using knightly::db::StoreException;
+using knightly::test::synthetic_game;
+using knightly::test::TempDir;
+
+namespace {
+
+Store open_store(const std::string& path, db::StoreOptions options = {}) {
+  auto store = Store::open(path, options);
+  if (!store) FAIL(store.error().message);
+  return std::move(*store);
+}
+
+// A raw connection, to look at the file without going through the code under test.
+struct Raw {
+  explicit Raw(const std::string& path, int flags = SQLITE_OPEN_READWRITE) {
+    REQUIRE(sqlite3_open_v2(path.c_str(), &db, flags, nullptr) == SQLITE_OK);
+  }
+  ~Raw() { sqlite3_close(db); }
+  std::string text(const std::string& sql) {
+    sqlite3_stmt* st = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK);
+    std::string out;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+      out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return out;
+  }
+  std::int64_t number(const std::string& sql) { return std::stoll(text(sql)); }
+  int exec(const std::string& sql) { return sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr); }
+  sqlite3* db = nullptr;
+};
+
+struct Fixture {
+  std::int64_t tournament = 0;
+  std::int64_t alpha = 0;
+  std::int64_t beta = 0;
+};
+
+Fixture setup(Store& store, const std::string& name = "t1") {
+  Fixture f;
+  f.tournament = store.create_tournament({name, db::TournamentKind::Run, "[tournament]\nname=\"t1\"\n", 42, ""}).id;
+  f.alpha = store.upsert_engine({"Alpha", "/usr/bin/alpha", "Hash=16", "Alpha 1.0", "A. Author", "aa11", false});
+  f.beta = store.upsert_engine({"Beta", "", "Search=minimax", "", "", "", true});
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("a new database gets the whole schema, WAL mode and our markers") {
+  TempDir dir;
+  const std::string path = dir.file("k.db");
+  {
+    Store store = open_store(path);
+    CHECK(store.schema_version() == db::latest_schema_version());
+    CHECK(store.integrity_check() == "ok");
+  }
+  Raw raw(path);
+  CHECK(raw.number("PRAGMA user_version") == db::latest_schema_version());
+  CHECK(raw.number("PRAGMA application_id") == 0x4B4E544C);
+  CHECK(raw.text("PRAGMA journal_mode") == "wal");
+  for (const char* table : {"tournaments", "engines", "games", "moves"})
+    CHECK(raw.number(std::string("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='") +
+                     table + "'") == 1);
+}
+
+TEST_CASE("reopening a database is idempotent and keeps its data") {
+  TempDir dir;
+  const std::string path = dir.file("k.db");
+  std::string schema_before;
+  {
+    Store store = open_store(path);
+    auto f = setup(store);
+    store.insert_game(f.tournament, synthetic_game(0, 10), f.alpha, f.beta);
+    schema_before = Raw(path).text("SELECT group_concat(sql, ';') FROM sqlite_master");
+  }
+  for (int i = 0; i < 3; ++i) {
+    Store store = open_store(path);
+    CHECK(store.schema_version() == 1);
+    CHECK(store.count_games() == 1);
+  }
+  Raw raw(path);
+  CHECK(raw.text("SELECT group_concat(sql, ';') FROM sqlite_master") == schema_before);
+  CHECK(raw.number("PRAGMA user_version") == 1);
+}
+
+TEST_CASE("an in-memory database works") {
+  Store store = open_store(":memory:");
+  auto f = setup(store);
+  store.insert_game(f.tournament, synthetic_game(0, 4), f.alpha, f.beta);
+  CHECK(store.count_games() == 1);
+  CHECK(store.integrity_check() == "ok");
+}
+
+TEST_CASE("a game and its moves come back exactly as stored") {
+  TempDir dir;
+  Store store = open_store(dir.file("k.db"));
+  auto f = setup(store);
+  runner::GameRecord g = synthetic_game(5, 60, "Alpha", "Beta", runner::Result::Draw);
+  g.moves[10].nodes = 0xFFFFFFFFFFFFull;  // large values survive
+  const auto row = store.insert_game(f.tournament, g, f.alpha, f.beta);
+  CHECK(row > 0);
+
+  int seen = 0;
+  store.for_each_game({}, [&](const db::StoredGame& s) {
+    ++seen;
+    const runner::GameRecord& r = s.record;
+    CHECK(s.id == row);
+    CHECK(s.tournament_id == f.tournament);
+    CHECK(s.white_engine_id == f.alpha);
+    CHECK(s.black_engine_id == f.beta);
+    CHECK(r.id == g.id);
+    CHECK(r.white == "Alpha");
+    CHECK(r.black == "Beta");
+    CHECK(r.start_fen == g.start_fen);
+    CHECK(r.opening_source == g.opening_source);
+    CHECK(r.result == runner::Result::Draw);
+    CHECK(r.termination == runner::Termination::Repetition);
+    CHECK(r.reason == "Draw by 3-fold repetition");
+    CHECK(r.start_time == g.start_time);
+    CHECK(r.duration_ms == g.duration_ms);
+    CHECK(r.time_control == "10+0.1");
+    CHECK(r.pgn == g.pgn);
+    CHECK(s.opening_moves == std::string(g.moves[0].uci).append(" ").append(g.moves[1].uci));
+    REQUIRE(r.moves.size() == g.moves.size());
+    for (std::size_t i = 0; i < g.moves.size(); ++i) {
+      INFO("ply " << i + 1);
+      const auto& a = r.moves[i];
+      const auto& b = g.moves[i];
+      CHECK(a.uci == b.uci);
+      CHECK(a.san == b.san);
+      CHECK(a.score_cp == b.score_cp);
+      CHECK(a.mate_in == b.mate_in);
+      CHECK(a.depth == b.depth);
+      CHECK(a.seldepth == b.seldepth);
+      CHECK(a.nodes == b.nodes);
+      CHECK(a.time_ms == b.time_ms);
+      CHECK(a.clock_left_ms == b.clock_left_ms);
+      CHECK(a.book == b.book);
+    }
+  });
+  CHECK(seen == 1);
+
+  // What a user of plain sqlite3 sees.
+  Raw raw(dir.file("k.db"));
+  CHECK(raw.text("SELECT termination FROM games") == "repetition");
+  CHECK(raw.number("SELECT plies FROM games") == 60);
+  CHECK(raw.number("SELECT count(*) FROM moves WHERE book = 1") == 2);
+  // No clock: the two book moves and plies 6, 11, ..., 56 (p % 5 == 0 for p = 5..55).
+  CHECK(raw.number("SELECT count(*) FROM moves WHERE clock_left_ms IS NULL") == 13);
+  CHECK(raw.number("SELECT min(ply) FROM moves") == 1);
+}
+
+TEST_CASE("export streams games in schedule order whatever order they were stored in") {
+  Store store = open_store(":memory:");
+  auto f = setup(store);
+  for (int i : {3, 0, 2, 1, 7, 4, 6, 5}) store.insert_game(f.tournament, synthetic_game(i, 6), f.alpha, f.beta);
+  std::vector<int> order;
+  store.for_each_game({}, [&](const db::StoredGame& s) { order.push_back(s.record.id.index); }, false);
+  CHECK(order == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
+  auto ids = store.stored_game_ids(f.tournament);
+  REQUIRE(ids.size() == 8);
+  CHECK(ids[5] == synthetic_game(5, 0).id);
+}
+
+TEST_CASE("a game identity is stored once; a game without result is refused") {
+  Store store = open_store(":memory:");
+  auto f = setup(store);
+  store.insert_game(f.tournament, synthetic_game(0, 8), f.alpha, f.beta);
+  runner::GameRecord again = synthetic_game(0, 8);
+  again.start_time = "2026-11-22T00:00:00Z";
+  try {
+    store.insert_game(f.tournament, again, f.alpha, f.beta);
+    FAIL("duplicate identity accepted");
+  } catch (const StoreException& e) {
+    CHECK(e.kind() == ErrorKind::Conflict);
+    CHECK(std::string(e.what()).find("round 0, pair 0, game 0") != std::string::npos);
+  }
+  runner::GameRecord unfinished = synthetic_game(1, 8, "Alpha", "Beta", runner::Result::None);
+  CHECK_THROWS_AS(store.insert_game(f.tournament, unfinished, f.alpha, f.beta), StoreException);
+  // An unknown engine id is refused by the foreign key, and leaves no moves behind.
+  CHECK_THROWS_AS(store.insert_game(f.tournament, synthetic_game(2, 8), 999, f.beta), StoreException);
+  CHECK(store.count_games() == 1);
+  CHECK(store.stored_game_ids(f.tournament).size() == 1);
+  CHECK(store.integrity_check() == "ok");
+}
+
+TEST_CASE("a transaction rolls back unless committed") {
+  TempDir dir;
+  const std::string path = dir.file("k.db");
+  { Store store = open_store(path); }
+  db::Database database(path, SQLITE_OPEN_READWRITE, 1000);
+  {
+    db::Transaction tx(database);
+    database.exec("INSERT INTO engines (name, first_seen) VALUES ('x', 'now')", "test");
+  }
+  {
+    db::Transaction tx(database);
+    database.exec("INSERT INTO engines (name, first_seen) VALUES ('y', 'now')", "test");
+    tx.commit();
+  }
+  Raw raw(path);
+  CHECK(raw.text("SELECT group_concat(name) FROM engines") == "y");
+}
+
+TEST_CASE("a process killed between games loses no committed game") {
+  TempDir dir;
+  const std::string path = dir.file("k.db");
+  std::int64_t tournament = 0;
+  {
+    Store store = open_store(path);
+    tournament = setup(store).tournament;
+  }
+  // The child stores games as fast as it can until it is SIGKILLed: no destructor, no close.
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    auto store = Store::open(path);
+    if (!store) _exit(3);
+    const auto alpha = store->find_engine("Alpha").value_or(0);
+    const auto beta = store->find_engine("Beta").value_or(0);
+    for (int i = 0;; ++i) {
+      store->insert_game(tournament, synthetic_game(i, 60), alpha, beta);
+      if (i == 4) {
+        // Tell the parent five games are committed by creating a marker file.
+        std::ofstream(path + ".five");
+      }
+    }
+  }
+  for (int i = 0; i < 1000 && !std::filesystem::exists(path + ".five"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  REQUIRE(WIFSIGNALED(status));
+
+  Store store = open_store(path);
+  const auto ids = store.stored_game_ids(tournament);
+  CHECK(ids.size() >= 5);
+  // Every stored game is whole: all its 60 moves, and the indices have no gap.
+  for (std::size_t i = 0; i < ids.size(); ++i) CHECK(ids[i].index == static_cast<int>(i));
+  std::int64_t incomplete = 0;
+  store.for_each_game({}, [&](const db::StoredGame& s) {
+    if (s.record.moves.size() != 60) ++incomplete;
+  });
+  CHECK(incomplete == 0);
+  CHECK(store.integrity_check() == "ok");
+  // Resume continues after the last stored game.
+  store.insert_game(tournament, synthetic_game(static_cast<int>(ids.size()), 60),
+                    *store.find_engine("Alpha"), *store.find_engine("Beta"));
+  CHECK(store.stored_game_ids(tournament).size() == ids.size() + 1);
+}
+
+TEST_CASE("tournaments: create, find, refuse a live duplicate, restart keeping the old one") {
+  Store store = open_store(":memory:");
+  auto f = setup(store, "nightly");
+  store.insert_game(f.tournament, synthetic_game(0, 4), f.alpha, f.beta);
+  auto found = store.find_tournament("nightly");
+  REQUIRE(found);
+  CHECK(found->id == f.tournament);
+  CHECK(found->seed == 42);
+  CHECK(found->status == db::TournamentStatus::Running);
+  CHECK(found->config_text == "[tournament]\nname=\"t1\"\n");
+  // SHA-256 of the config text, checked against the sha256sum of the same bytes.
+  CHECK(found->config_hash == "39f4b0560853eaf04f69d66a549c6ba43413f6539f72f89ff8ac8e0c9b8bc06d");
+  CHECK_FALSE(store.find_tournament("other"));
+
+  try {
+    store.create_tournament({"nightly", db::TournamentKind::Run, "x", 1, ""});
+    FAIL("duplicate live name accepted");
+  } catch (const StoreException& e) {
+    CHECK(e.kind() == ErrorKind::Conflict);
+    CHECK(std::string(e.what()).find("nightly") != std::string::npos);
+  }
+
+  store.set_tournament_status(f.tournament, db::TournamentStatus::Aborted);
+  CHECK(store.tournament(f.tournament)->status == db::TournamentStatus::Aborted);
+  CHECK_FALSE(store.tournament(f.tournament)->finished_at.empty());
+  store.set_tournament_status(f.tournament, db::TournamentStatus::Running);
+  CHECK(store.tournament(f.tournament)->finished_at.empty());
+
+  auto fresh = store.restart_tournament(f.tournament, {"nightly", db::TournamentKind::Run, "changed", 7, ""});
+  CHECK(fresh.id != f.tournament);
+  CHECK(store.find_tournament("nightly")->id == fresh.id);
+  CHECK(store.tournament(f.tournament)->status == db::TournamentStatus::Restarted);
+  CHECK(store.stored_game_ids(f.tournament).size() == 1);
+  CHECK(store.stored_game_ids(fresh.id).empty());
+  // A large seed survives the signed 64-bit column.
+  auto big = store.create_tournament({"big", db::TournamentKind::Sprt, "", 0xFEDCBA9876543210ull, ""});
+  CHECK(store.tournament(big.id)->seed == 0xFEDCBA9876543210ull);
+  CHECK(store.tournament(big.id)->kind == db::TournamentKind::Sprt);
+  CHECK(store.tournaments().size() == 3);
+}
+
+TEST_CASE("engines: one row per version") {
+  Store store = open_store(":memory:");
+  db::EngineInfo e{"Sf", "/usr/games/stockfish", "Hash=16", "", "", "abc", false};
+  const auto a = store.upsert_engine(e);
+  e.uci_name = "Stockfish 16";
+  e.uci_author = "the Stockfish developers";
+  CHECK(store.upsert_engine(e) == a);  // same version: same row, id fields filled in
+  e.binary_sha256 = "def";
+  const auto b = store.upsert_engine(e);  // new binary: new version
+  CHECK(b != a);
+  e.options = "Hash=32";
+  const auto c = store.upsert_engine(e);
+  CHECK(c != b);
+  CHECK(store.find_engine("Sf") == c);
+  CHECK_FALSE(store.find_engine("nobody"));
+  auto versions = store.engines();
+  REQUIRE(versions.size() == 3);
+  CHECK(versions[0].info.uci_name == "Stockfish 16");
+  CHECK(versions[0].info.uci_author == "the Stockfish developers");
+  CHECK(versions[1].info.binary_sha256 == "def");
+}
