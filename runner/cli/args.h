@@ -1,0 +1,31 @@
+#pragma once
+// Tiny helpers for `--flag value` style subcommand arguments.
+#include <expected>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace knightly::runner {
+
+class Args {
+ public:
+  explicit Args(std::vector<std::string> words) : words_(std::move(words)) {}
+  bool empty() const { return pos_ >= words_.size(); }
+  const std::string& peek() const { return words_[pos_]; }
+  std::string take() { return words_[pos_++]; }
+  // The value after a flag; an error naming the flag when it is missing.
+  std::expected<std::string, std::string> value(const std::string& flag) {
+    if (empty()) return std::unexpected(flag + ": missing value");
+    return take();
+  }
+
+ private:
+  std::vector<std::string> words_;
+  std::size_t pos_ = 0;
+};
+
+std::expected<long long, std::string> parse_int(const std::string& flag, const std::string& text,
+                                                long long min, long long max);
+std::expected<double, std::string> parse_double(const std::string& flag, const std::string& text);
+
+}  // namespace knightly::runner

@@ -1,0 +1,392 @@
+// knightly query ...: reads the database (opened read-only, never written) and prints tables.
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "db/store/store.h"
+#include "runner/cli/commands.h"
+#include "runner/cli/executor.h"
+#include "runner/cli/table.h"
+#include "runner/config/config_toml.h"
+#include "runner/stats/counts.h"
+#include "runner/stats/elo.h"
+#include "runner/stats/ratings.h"
+#include "runner/stats/report.h"
+#include "runner/stats/sprt.h"
+
+namespace knightly::runner {
+namespace {
+
+struct QueryOptions {
+  std::string db = "knightly.db";
+  OutputFormat format = OutputFormat::Table;
+  db::GameFilter filter;
+  std::string anchor;
+  double anchor_rating = 0;
+  int simulations = 200;
+  std::optional<double> elo0, elo1, alpha, beta;
+  std::string model;
+};
+
+std::expected<QueryOptions, std::string> parse_query_options(Args& args) {
+  QueryOptions q;
+  while (!args.empty()) {
+    std::string a = args.take();
+    auto v = args.value(a);
+    if (!v) return std::unexpected(v.error());
+    if (a == "--db") q.db = *v;
+    else if (a == "--format") {
+      auto f = parse_output_format(*v);
+      if (!f) return std::unexpected("--format: " + f.error());
+      q.format = *f;
+    } else if (a == "--tournament") q.filter.tournaments.push_back(*v);
+    else if (a == "--engine") q.filter.engines.push_back(*v);
+    else if (a == "--result") {
+      if (*v != "1-0" && *v != "0-1" && *v != "1/2-1/2")
+        return std::unexpected("--result: '" + *v + "' (1-0, 0-1 or 1/2-1/2)");
+      q.filter.result = *v;
+    } else if (a == "--termination") q.filter.termination = *v;
+    else if (a == "--since") q.filter.since = *v;
+    else if (a == "--until") q.filter.until = *v;
+    else if (a == "--limit") {
+      auto n = parse_int(a, *v, 1, 1LL << 40);
+      if (!n) return std::unexpected(n.error());
+      q.filter.limit = *n;
+    } else if (a == "--anchor") q.anchor = *v;
+    else if (a == "--anchor-rating") {
+      auto d = parse_double(a, *v);
+      if (!d) return std::unexpected(d.error());
+      q.anchor_rating = *d;
+    } else if (a == "--simulations") {
+      auto n = parse_int(a, *v, 0, 100000);
+      if (!n) return std::unexpected(n.error());
+      q.simulations = int(*n);
+    } else if (a == "--elo0" || a == "--elo1" || a == "--alpha" || a == "--beta") {
+      auto d = parse_double(a, *v);
+      if (!d) return std::unexpected(d.error());
+      (a == "--elo0" ? q.elo0 : a == "--elo1" ? q.elo1 : a == "--alpha" ? q.alpha : q.beta) = *d;
+    } else if (a == "--model") q.model = *v;
+    else return std::unexpected("unknown option '" + a + "'");
+  }
+  return q;
+}
+
+Cell text_or_null(const std::string& s) { return s.empty() ? null_cell() : cell(s); }
+
+int print(const Table& t, const QueryOptions& q, const char* name) {
+  std::cout << t.render(q.format, name);
+  return ExitOk;
+}
+
+int query_tournaments(const db::Store& store, const QueryOptions& q) {
+  Table t({"id", "name", "kind", "status", "games", "seed", "started", "finished"});
+  for (const auto& s : store.tournaments()) {
+    const auto& x = s.tournament;
+    t.add_row({cell((long long)x.id), cell(x.name), cell(db::kind_text(x.kind)),
+               cell(db::status_text(x.status)), cell((long long)s.games),
+               cell(std::to_string(x.seed)), cell(x.started_at), text_or_null(x.finished_at)});
+  }
+  return print(t, q, "tournaments");
+}
+
+int query_standings(const db::Store& store, const QueryOptions& q) {
+  Table t({"rank", "engine", "games", "points", "wins", "draws", "losses", "score", "elo",
+           "elo95"});
+  long long rank = 0;
+  for (const auto& s : store.standings(q.filter)) {
+    auto e = stats::get_elo(stats::Trinomial{s.losses, s.draws, s.wins});
+    t.add_row({cell(++rank), cell(s.engine), cell((long long)s.games), cell(s.points(), 1),
+               cell((long long)s.wins), cell((long long)s.draws), cell((long long)s.losses),
+               cell(s.games ? 100.0 * s.points() / double(s.games) : 0.0, 1), cell(e.elo, 1),
+               cell(e.elo95, 1)});
+  }
+  return print(t, q, "standings");
+}
+
+int query_games(const db::Store& store, QueryOptions q) {
+  q.filter.newest_first = true;
+  if (q.filter.limit == 0 && q.format == OutputFormat::Table) q.filter.limit = 50;
+  Table t({"id", "tournament", "round", "pair", "game", "white", "black", "result",
+           "termination", "reason", "plies", "started", "duration_ms", "opening"});
+  for (const auto& g : store.games(q.filter))
+    t.add_row({cell((long long)g.id), cell(g.tournament), cell((long long)g.game_id.round + 1),
+               cell((long long)g.game_id.pair + 1), cell((long long)g.game_id.game_in_pair + 1),
+               cell(g.white), cell(g.black), cell(g.result), cell(g.termination), cell(g.reason),
+               cell((long long)g.plies), cell(g.started_at), cell((long long)g.duration_ms),
+               text_or_null(g.opening_source)});
+  return print(t, q, "games");
+}
+
+int query_h2h(const db::Store& store, const QueryOptions& q) {
+  auto rows = store.head_to_head(q.filter);
+  if (q.format != OutputFormat::Table) {
+    Table t({"engine", "opponent", "games", "wins", "draws", "losses", "points", "score"});
+    for (const auto& h : rows) {
+      long long n = h.wins + h.draws + h.losses;
+      double pts = double(h.wins) + 0.5 * double(h.draws);
+      t.add_row({cell(h.engine), cell(h.opponent), cell(n), cell((long long)h.wins),
+                 cell((long long)h.draws), cell((long long)h.losses), cell(pts, 1),
+                 cell(n ? 100.0 * pts / double(n) : 0.0, 1)});
+    }
+    return print(t, q, "h2h");
+  }
+  // A matrix: row engine's points against the column engine, out of the games they played.
+  std::set<std::string> names;
+  std::map<std::pair<std::string, std::string>, db::HeadToHead> cells;
+  for (const auto& h : rows) {
+    names.insert(h.engine);
+    names.insert(h.opponent);
+    cells[{h.engine, h.opponent}] = h;
+  }
+  std::vector<std::string> columns{"engine"};
+  columns.insert(columns.end(), names.begin(), names.end());
+  Table t(columns);
+  for (const auto& a : names) {
+    std::vector<Cell> row{cell(a)};
+    for (const auto& b : names) {
+      auto it = cells.find({a, b});
+      if (a == b || it == cells.end()) {
+        row.push_back(cell(std::string(a == b ? "-" : "")));
+        continue;
+      }
+      const auto& h = it->second;
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.1f/%lld", double(h.wins) + 0.5 * double(h.draws),
+                    (long long)(h.wins + h.draws + h.losses));
+      row.push_back(cell(std::string(buf)));
+    }
+    t.add_row(row);
+  }
+  return print(t, q, "h2h");
+}
+
+int query_engines(const db::Store& store, const QueryOptions& q) {
+  Table t({"id", "name", "builtin", "command", "options", "uci_name", "uci_author", "sha256",
+           "first_seen", "games", "last_played"});
+  for (const auto& e : store.engines()) {
+    if (!q.filter.engines.empty() &&
+        std::find(q.filter.engines.begin(), q.filter.engines.end(), e.info.name) ==
+            q.filter.engines.end())
+      continue;
+    t.add_row({cell((long long)e.id), cell(e.info.name), cell(e.info.builtin ? "yes" : "no"),
+               text_or_null(e.info.command), text_or_null(e.info.options),
+               text_or_null(e.info.uci_name), text_or_null(e.info.uci_author),
+               text_or_null(e.info.binary_sha256), cell(e.first_seen),
+               cell((long long)e.games), text_or_null(e.last_played)});
+  }
+  return print(t, q, "engines");
+}
+
+int query_ratings(const db::Store& store, QueryOptions q) {
+  if (!q.filter.engines.empty()) q.filter.both_engines_in_set = true;
+  auto counts = store.pair_counts(q.filter);
+  std::map<std::string, int> index;
+  std::vector<std::string> names;
+  for (const auto& c : counts)
+    for (const auto& n : {c.white, c.black})
+      if (!index.count(n)) {
+        index[n] = int(names.size());
+        names.push_back(n);
+      }
+  if (names.size() < 2) {
+    std::cerr << "knightly: query ratings: fewer than two engines in the selected games\n";
+    return ExitError;
+  }
+  std::map<std::pair<int, int>, stats::PairResults> agg;
+  for (const auto& c : counts) {
+    int w = index[c.white], b = index[c.black];
+    int a = std::min(w, b), z = std::max(w, b);
+    auto& p = agg[{a, z}];
+    p.a = a;
+    p.b = z;
+    std::int64_t a_wins = w == a ? c.white_wins : c.black_wins;
+    std::int64_t b_wins = w == a ? c.black_wins : c.white_wins;
+    p.a_wins += a_wins;
+    p.b_wins += b_wins;
+    p.draws += c.draws;
+  }
+  std::vector<stats::PairResults> pairs;
+  for (auto& [k, p] : agg) pairs.push_back(p);
+  stats::RatingOptions options;
+  options.simulations = q.simulations;
+  options.anchor_rating = q.anchor_rating;
+  if (!q.anchor.empty()) {
+    auto it = index.find(q.anchor);
+    if (it == index.end()) {
+      std::cerr << "knightly: query ratings: --anchor: no engine '" << q.anchor
+                << "' in the selected games\n";
+      return ExitError;
+    }
+    options.anchor = it->second;
+  }
+  auto ratings = stats::compute_ratings(int(names.size()), pairs, options);
+  if (!ratings) {
+    std::cerr << "knightly: query ratings: " << ratings.error() << "\n";
+    return ExitError;
+  }
+  std::vector<int> order(names.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return ratings->engines[a].rating > ratings->engines[b].rating;
+  });
+  Table t({"rank", "engine", "rating", "error95", "games", "points", "score", "note"});
+  long long rank = 0;
+  for (int i : order) {
+    const auto& r = ratings->engines[i];
+    t.add_row({cell(++rank), cell(names[i]), cell(r.rating, 1),
+               q.simulations > 0 ? cell(r.error95, 1) : null_cell(), cell((long long)r.games),
+               cell(r.points, 1), cell(r.games ? 100.0 * r.points / double(r.games) : 0.0, 1),
+               text_or_null(r.note)});
+  }
+  return print(t, q, "ratings");
+}
+
+int query_terminations(const db::Store& store, const QueryOptions& q) {
+  Table t({"termination", "reason", "count"});
+  for (const auto& c : store.termination_counts(q.filter, true))
+    t.add_row({cell(c.termination), cell(c.reason), cell((long long)c.count)});
+  return print(t, q, "terminations");
+}
+
+// SPRT figures of a stored two-engine tournament; its stored config gives the bounds unless
+// flags override them.
+int query_sprt(const db::Store& store, const QueryOptions& q) {
+  if (q.filter.tournaments.size() != 1) {
+    std::cerr << "knightly: query sprt: name one tournament with --tournament NAME\n";
+    return ExitError;
+  }
+  auto t = store.find_tournament(q.filter.tournaments[0]);
+  if (!t) {
+    std::cerr << "knightly: query sprt: no tournament '" << q.filter.tournaments[0] << "' in "
+              << store.path() << "\n";
+    return ExitError;
+  }
+  stats::SprtConfig sprt;
+  std::string first;
+  if (auto cfg = parse_config_toml(t->config_text); cfg) {
+    if (cfg->sprt.enabled) {
+      sprt = {cfg->sprt.elo0, cfg->sprt.elo1, cfg->sprt.alpha, cfg->sprt.beta,
+              cfg->sprt.model == "logistic" ? stats::EloModel::Logistic
+                                            : stats::EloModel::Normalized};
+    }
+    if (!cfg->engines.empty()) first = cfg->engines[0].name;
+  } else {
+    // `knightly sprt` stores its own command line: read the bounds back from it.
+    auto word_after = [&](const std::string& flag) -> std::optional<double> {
+      auto p = t->config_text.find(" " + flag + " ");
+      if (p == std::string::npos) return std::nullopt;
+      try {
+        return std::stod(t->config_text.substr(p + flag.size() + 2));
+      } catch (...) {
+        return std::nullopt;
+      }
+    };
+    sprt.elo0 = word_after("--elo0").value_or(sprt.elo0);
+    sprt.elo1 = word_after("--elo1").value_or(sprt.elo1);
+    sprt.alpha = word_after("--alpha").value_or(sprt.alpha);
+    sprt.beta = word_after("--beta").value_or(sprt.beta);
+    if (t->config_text.find("--model logistic") != std::string::npos)
+      sprt.model = stats::EloModel::Logistic;
+  }
+  if (q.elo0) sprt.elo0 = *q.elo0;
+  if (q.elo1) sprt.elo1 = *q.elo1;
+  if (q.alpha) sprt.alpha = *q.alpha;
+  if (q.beta) sprt.beta = *q.beta;
+  if (!q.model.empty()) sprt.model = q.model == "logistic" ? stats::EloModel::Logistic
+                                                           : stats::EloModel::Normalized;
+  if (auto v = stats::validate(sprt); !v) {
+    std::cerr << "knightly: query sprt: " << v.error() << "\n";
+    return ExitError;
+  }
+  db::GameFilter f;
+  f.tournament_ids = {t->id};
+  auto results = store.pair_results(f);
+  std::set<std::string> names;
+  for (const auto& p : results)
+    for (const auto& g : p.games) {
+      names.insert(g.white);
+      names.insert(g.black);
+      if (first.empty()) first = g.white;
+    }
+  if (names.size() != 2) {
+    std::cerr << "knightly: query sprt: tournament '" << t->name
+              << "' does not have exactly two engines\n";
+    return ExitError;
+  }
+  std::string second = *names.begin() == first ? *names.rbegin() : *names.begin();
+  stats::Trinomial games;
+  stats::Pentanomial pairs;
+  auto outcome = [&](const db::PairGame& g) {
+    bool white = g.white == first;
+    if (g.result == Result::Draw) return stats::Outcome::Draw;
+    return (g.result == Result::WhiteWins) == white ? stats::Outcome::Win : stats::Outcome::Loss;
+  };
+  for (const auto& p : results) {
+    for (const auto& g : p.games) games.add(outcome(g));
+    if (p.games.size() == 2) pairs.add_pair(outcome(p.games[0]), outcome(p.games[1]));
+  }
+  auto status = stats::sprt_status(sprt, pairs);
+  auto elo = stats::get_elo(pairs);
+  if (q.format == OutputFormat::Table) {
+    stats::MatchLabel label{first, second, "", "", "", ""};
+    std::cout << stats::fastchess_report(label, games, pairs, sprt);
+    std::cout << stats::cutechess_elo_line(games) << "\n"
+              << stats::cutechess_sprt_line(status) << "\n";
+    return ExitOk;
+  }
+  Table t2({"tournament", "first", "second", "games", "wins", "draws", "losses", "pairs", "ll",
+            "ld", "wl_dd", "wd", "ww", "elo", "elo95", "nelo", "nelo95", "los", "llr", "lower",
+            "upper", "elo0", "elo1", "alpha", "beta", "model", "decision"});
+  t2.add_row({cell(t->name), cell(first), cell(second), cell((long long)games.games()),
+              cell((long long)games.wins), cell((long long)games.draws),
+              cell((long long)games.losses), cell((long long)pairs.pairs()),
+              cell((long long)pairs.ll), cell((long long)pairs.ld),
+              cell((long long)(pairs.wl + pairs.dd)), cell((long long)pairs.wd),
+              cell((long long)pairs.ww), cell(elo.elo, 2), cell(elo.elo95, 2), cell(elo.nelo, 2),
+              cell(elo.nelo95, 2), cell(elo.los * 100, 2), cell(status.llr, 4),
+              cell(status.bounds.lower, 4), cell(status.bounds.upper, 4), cell(sprt.elo0, 2),
+              cell(sprt.elo1, 2), cell(sprt.alpha, 3), cell(sprt.beta, 3),
+              cell(stats::model_name(sprt.model)), cell(stats::decision_name(status.decision))});
+  return print(t2, q, "sprt");
+}
+
+}  // namespace
+
+int cmd_query(Args& args) {
+  if (args.empty()) {
+    std::cerr << "knightly: query: which? tournaments, standings, games, h2h, engines, ratings, "
+                 "terminations, sprt\n";
+    return ExitError;
+  }
+  std::string what = args.take();
+  auto q = parse_query_options(args);
+  if (!q) {
+    std::cerr << "knightly: query " << what << ": " << q.error() << "\n";
+    return ExitError;
+  }
+  db::StoreOptions so;
+  so.mode = db::OpenMode::ReadOnly;
+  auto store = db::Store::open(q->db, so);
+  if (!store) {
+    std::cerr << "knightly: " << store.error().message << "\n";
+    return ExitError;
+  }
+  try {
+    if (what == "tournaments") return query_tournaments(*store, *q);
+    if (what == "standings") return query_standings(*store, *q);
+    if (what == "games") return query_games(*store, *q);
+    if (what == "h2h") return query_h2h(*store, *q);
+    if (what == "engines") return query_engines(*store, *q);
+    if (what == "ratings") return query_ratings(*store, *q);
+    if (what == "terminations") return query_terminations(*store, *q);
+    if (what == "sprt") return query_sprt(*store, *q);
+  } catch (const db::StoreException& e) {
+    std::cerr << "knightly: " << e.what() << "\n";
+    return ExitError;
+  }
+  std::cerr << "knightly: query: unknown subcommand '" << what << "'\n";
+  return ExitError;
+}
+
+}  // namespace knightly::runner

@@ -1,0 +1,217 @@
+// knightly run / play / sprt: play games into the database.
+#include <cstdio>
+#include <iostream>
+
+#include "db/store/sha256.h"
+#include "runner/cli/commands.h"
+#include "runner/cli/executor.h"
+#include "runner/cli/signals.h"
+#include "runner/config/config_toml.h"
+#include "runner/config/config_validate.h"
+#include "runner/config/play_flags.h"
+#include "runner/match/time_control.h"
+
+namespace knightly::runner {
+namespace {
+
+int usage_error(const std::string& message) {
+  std::cerr << "knightly: " << message << "\n";
+  return ExitError;
+}
+
+// Options the three commands share; true when `flag` was one of them.
+std::expected<bool, std::string> common_flag(const std::string& flag, Args& args,
+                                             RunOptions& options) {
+  if (flag == "--quiet") {
+    options.quiet = true;
+    return true;
+  }
+  if (flag == "--log-dir") {
+    auto v = args.value(flag);
+    if (!v) return std::unexpected(v.error());
+    options.log_dir = *v;
+    return true;
+  }
+  if (flag == "--stall-timeout") {
+    auto v = args.value(flag);
+    if (!v) return std::unexpected(v.error());
+    auto s = parse_seconds(*v);
+    if (!s) return std::unexpected(flag + ": " + s.error());
+    options.driver.untimed_deadline = std::chrono::milliseconds(*s);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int cmd_run(Args& args) {
+  std::string path, db, pgn;
+  RunOptions options;
+  while (!args.empty()) {
+    std::string a = args.take();
+    auto common = common_flag(a, args, options);
+    if (!common) return usage_error("run: " + common.error());
+    if (*common) continue;
+    if (a == "--db" || a == "--pgn") {
+      auto v = args.value(a);
+      if (!v) return usage_error("run: " + v.error());
+      (a == "--db" ? db : pgn) = *v;
+    } else if (a == "--restart") {
+      options.restart = true;
+    } else if (!a.empty() && a[0] == '-') {
+      return usage_error("run: unknown option '" + a + "'");
+    } else if (path.empty()) {
+      path = a;
+    } else {
+      return usage_error("run: more than one config file ('" + path + "', '" + a + "')");
+    }
+  }
+  if (path.empty()) return usage_error("run: no config file (knightly run CONFIG.toml)");
+  auto config = load_config_file(path);
+  if (!config) return usage_error(config.error().to_string());
+  if (!db.empty()) config->output.database = db;
+  if (!pgn.empty()) config->output.pgn = pgn;
+  if (config->sprt.enabled) options.kind = db::TournamentKind::Sprt;
+  install_interrupt_handlers();
+  return run_tournament(*config, options, std::cout, std::cerr).exit_code;
+}
+
+int cmd_play(Args& args) {
+  std::vector<std::string> words;
+  RunOptions options;
+  options.style = OutputStyle::Cutechess;
+  while (!args.empty()) {
+    std::string a = args.take();
+    if (a == "--restart") {
+      options.restart = true;
+      continue;
+    }
+    auto common = common_flag(a, args, options);
+    if (!common) return usage_error("play: " + common.error());
+    if (!*common) words.push_back(a);
+  }
+  auto config = parse_play_flags(words);
+  if (!config) return usage_error(config.error().to_string());
+  if (config->sprt.enabled) options.kind = db::TournamentKind::Sprt;
+  install_interrupt_handlers();
+  return run_tournament(*config, options, std::cout, std::cerr).exit_code;
+}
+
+int cmd_sprt(Args& args) {
+  std::string new_spec, base_spec, tc, book, db = "knightly.db", name;
+  std::optional<int> depth;
+  std::optional<std::uint64_t> nodes;
+  SprtConfig sprt;
+  sprt.enabled = true;
+  int concurrency = 1, max_games = 20000, random_plies = -1;
+  RunOptions options;
+  options.kind = db::TournamentKind::Sprt;
+  while (!args.empty()) {
+    std::string a = args.take();
+    auto common = common_flag(a, args, options);
+    if (!common) return usage_error("sprt: " + common.error());
+    if (*common) continue;
+    if (a == "--restart") {
+      options.restart = true;
+      continue;
+    }
+    auto v = args.value(a);
+    if (!v) return usage_error("sprt: " + v.error());
+    auto number = [&](double& out) {
+      auto d = parse_double(a, *v);
+      if (d) out = *d;
+      return d.has_value() ? std::string() : d.error();
+    };
+    auto integer = [&](auto& out, long long min, long long max) {
+      auto i = parse_int(a, *v, min, max);
+      if (i) out = decltype(+out)(*i);
+      return i.has_value() ? std::string() : i.error();
+    };
+    std::string error;
+    if (a == "--new") new_spec = *v;
+    else if (a == "--base") base_spec = *v;
+    else if (a == "--elo0") error = number(sprt.elo0);
+    else if (a == "--elo1") error = number(sprt.elo1);
+    else if (a == "--alpha") error = number(sprt.alpha);
+    else if (a == "--beta") error = number(sprt.beta);
+    else if (a == "--model") sprt.model = *v;
+    else if (a == "--tc") tc = *v;
+    else if (a == "--depth") {
+      int d = 0;
+      error = integer(d, 1, 1000);
+      depth = d;
+    } else if (a == "--nodes") {
+      long long n = 0;
+      error = integer(n, 1, (long long)1e15);
+      nodes = std::uint64_t(n);
+    } else if (a == "--book") book = *v;
+    else if (a == "--random-plies") error = integer(random_plies, 0, 100);
+    else if (a == "--concurrency") error = integer(concurrency, 1, 1024);
+    else if (a == "--db") db = *v;
+    else if (a == "--name") name = *v;
+    else if (a == "--max-games") error = integer(max_games, 2, 100000000);
+    else return usage_error("sprt: unknown option '" + a + "'");
+    if (!error.empty()) return usage_error("sprt: " + error);
+  }
+  if (new_spec.empty() || base_spec.empty())
+    return usage_error("sprt: both --new SPEC and --base SPEC are required");
+  if (sprt.model != "normalized" && sprt.model != "logistic")
+    return usage_error("sprt: --model: '" + sprt.model + "' (normalized or logistic)");
+
+  Config config;
+  for (auto [spec, label] : {std::pair{new_spec, "New"}, std::pair{base_spec, "Base"}}) {
+    auto e = parse_engine_spec(spec);
+    if (!e) return usage_error("sprt: --" + std::string(label == std::string("New") ? "new" : "base") +
+                               ": " + e.error().to_string());
+    // fishtest's convention: the figures are New's against Base unless the spec names them.
+    if (spec.find("name=") == std::string::npos) e->name = label;
+    config.engines.push_back(*e);
+  }
+  if (!tc.empty()) {
+    auto t = parse_time_control(tc);
+    if (!t) return usage_error("sprt: --tc: " + t.error());
+    config.tournament.defaults.tc = *t;
+    options.sprt_label_tc = tc;
+  }
+  config.tournament.defaults.depth = depth;
+  config.tournament.defaults.nodes = nodes;
+  if (depth) options.sprt_label_tc = "depth " + std::to_string(*depth);
+  if (nodes) options.sprt_label_tc = std::to_string(*nodes) + " nodes";
+  if (tc.empty() && !depth && !nodes)
+    return usage_error("sprt: give a limit: --tc TC, --depth N or --nodes N");
+  config.tournament.rounds = (max_games + 1) / 2;
+  config.tournament.games_per_encounter = 2;
+  config.tournament.repeat = true;
+  config.tournament.concurrency = concurrency;
+  config.sprt = sprt;
+  if (!book.empty()) {
+    config.openings.file = book;
+    config.openings.format = book.ends_with(".pgn") ? "pgn" : "epd";
+  }
+  // Without a book every pair would start from the initial position; a few random plies
+  // (the same for both games of a pair) give the test its variety.
+  config.openings.random_plies = random_plies >= 0 ? random_plies : (book.empty() ? 4 : 0);
+  config.output.database = db;
+
+  // The command's own words identify the test, so running it again resumes it.
+  std::string text = "knightly sprt --new " + new_spec + " --base " + base_spec + " --tc " + tc +
+                     " --depth " + (depth ? std::to_string(*depth) : "") + " --nodes " +
+                     (nodes ? std::to_string(*nodes) : "") + " --book " + book + " --elo0 " +
+                     std::to_string(sprt.elo0) + " --elo1 " + std::to_string(sprt.elo1) +
+                     " --alpha " + std::to_string(sprt.alpha) + " --beta " +
+                     std::to_string(sprt.beta) + " --model " + sprt.model + " --max-games " +
+                     std::to_string(max_games) + " --random-plies " +
+                     std::to_string(config.openings.random_plies);
+  config.source_text = text;
+  config.tournament.name = name.empty() ? "sprt-" + db::sha256_hex(text).substr(0, 12) : name;
+  if (auto e = validate_config(config)) return usage_error("sprt: " + e->to_string());
+  std::cout << "SPRT '" << config.tournament.name << "': " << config.engines[0].name << " vs "
+            << config.engines[1].name << ", elo0 " << sprt.elo0 << ", elo1 " << sprt.elo1
+            << ", alpha " << sprt.alpha << ", beta " << sprt.beta << ", at most " << max_games
+            << " games\n";
+  install_interrupt_handlers();
+  return run_tournament(config, options, std::cout, std::cerr).exit_code;
+}
+
+}  // namespace knightly::runner

@@ -1,0 +1,72 @@
+#include "runner/cli/driver.h"
+
+namespace knightly::runner {
+
+GoCommand to_go_command(const MoveRequest& r) {
+  GoCommand c;
+  c.start_fen = r.start_fen;
+  c.moves = r.moves;
+  c.wtime_ms = r.wtime_ms;
+  c.btime_ms = r.btime_ms;
+  c.winc_ms = r.winc_ms;
+  c.binc_ms = r.binc_ms;
+  c.movestogo = r.movestogo;
+  c.movetime_ms = r.movetime_ms;
+  c.depth = r.depth;
+  c.nodes = r.nodes;
+  c.infinite = r.infinite;
+  return c;
+}
+
+namespace {
+
+MoveReply to_move_reply(const GoReply& g) {
+  MoveReply m;
+  switch (g.status) {
+    case ReplyStatus::Move: m.status = MoveReply::Status::Move; break;
+    case ReplyStatus::Disconnected: m.status = MoveReply::Status::Disconnected; break;
+    case ReplyStatus::Stalled: m.status = MoveReply::Status::Stalled; break;
+  }
+  m.bestmove = g.bestmove;
+  m.eval.score_cp = g.last_info.score_cp;
+  m.eval.mate = g.last_info.mate;
+  m.eval.depth = g.last_info.depth;
+  m.eval.seldepth = g.last_info.seldepth;
+  m.eval.nodes = g.last_info.nodes;
+  m.eval.time_ms = g.elapsed_ms;
+  return m;
+}
+
+}  // namespace
+
+void play_game(Game& game, Player& white, Player& black, const DriverOptions& options,
+               bool (*interrupted)()) {
+  Player* players[2] = {&white, &black};
+  for (chess::Color c : {chess::White, chess::Black}) {
+    if (game.finished()) break;
+    if (!players[c]->new_game(options.ready_timeout)) {
+      bool dead = !players[c]->alive();
+      game.forfeit(c, dead ? Termination::Disconnect : Termination::Stall);
+      players[c]->kill();
+    }
+  }
+  while (!game.finished()) {
+    if (interrupted && interrupted()) {
+      game.interrupt();
+      break;
+    }
+    MoveRequest request = game.next_command();
+    Player& mover = *players[request.side];
+    std::chrono::milliseconds deadline =
+        request.budget_ms ? std::chrono::milliseconds(*request.budget_ms) + options.stall_grace
+                          : options.untimed_deadline;
+    GoReply reply = mover.go(to_go_command(request), deadline);
+    game.on_reply(to_move_reply(reply));
+    // A faulty engine is killed here and restarted for its next game; the game is over.
+    if (reply.status != ReplyStatus::Move || game.termination() == Termination::IllegalMove) {
+      mover.kill();
+    }
+  }
+}
+
+}  // namespace knightly::runner

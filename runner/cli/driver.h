@@ -1,0 +1,33 @@
+#pragma once
+// Plays one game between two players: the bridge between the pure match (runner/match) and
+// the players (runner/players). Measured think times go into the game as values.
+#include <chrono>
+#include <cstdint>
+
+#include "runner/match/game.h"
+#include "runner/players/player.h"
+
+namespace knightly::runner {
+
+struct DriverOptions {
+  // Extra time past a side's clock budget before a missing bestmove counts as a stall.
+  std::chrono::milliseconds stall_grace{1000};
+  // Deadline for a move without a clock (depth, nodes or infinite limits).
+  std::chrono::milliseconds untimed_deadline{60000};
+  std::chrono::milliseconds ready_timeout{5000};
+};
+
+struct DriverStats {
+  std::uint64_t moves = 0;
+};
+
+// Plays `game` to its end. A player that faults (disconnects, stalls, plays an illegal move,
+// does not answer isready) loses the game and is killed; the caller restarts it before its next
+// game. Stops early (game interrupted) when `interrupted()` turns true between moves.
+void play_game(Game& game, Player& white, Player& black, const DriverOptions& options,
+               bool (*interrupted)());
+
+// The players' command for a match request.
+GoCommand to_go_command(const MoveRequest& request);
+
+}  // namespace knightly::runner

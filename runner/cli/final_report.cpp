@@ -1,0 +1,87 @@
+#include "runner/cli/final_report.h"
+
+#include <cstdio>
+#include <ostream>
+
+#include "runner/cli/progress.h"
+#include "runner/cli/table.h"
+#include "runner/stats/elo.h"
+#include "runner/stats/report.h"
+
+namespace knightly::runner {
+
+std::string standings_table(const std::vector<db::Standing>& standings) {
+  Table table({"Rank", "Engine", "Games", "Points", "W", "D", "L", "Score%", "Elo", "+/-"});
+  long long rank = 0;
+  for (const auto& s : standings) {
+    stats::Trinomial t{s.losses, s.draws, s.wins};
+    auto e = stats::get_elo(t);
+    table.add_row({cell(++rank), cell(s.engine), cell((long long)s.games), cell(s.points(), 1),
+                   cell((long long)s.wins), cell((long long)s.draws), cell((long long)s.losses),
+                   cell(s.games ? 100.0 * s.points() / double(s.games) : 0.0, 1),
+                   cell(e.elo, 1), cell(e.elo95, 1)});
+  }
+  return table.render(OutputFormat::Table, "standings");
+}
+
+void print_final_report(std::ostream& out, const db::Store& store, const Config& config,
+                        const db::Tournament& tournament, const RunOptions& options,
+                        const RunSummary& summary, const stats::Trinomial& first_vs_second,
+                        const stats::Pentanomial& pairs) {
+  db::GameFilter filter;
+  filter.tournament_ids = {tournament.id};
+  const bool two = config.engines.size() == 2;
+  if (options.style == OutputStyle::Cutechess && two) {
+    out << Progress::score_line(config.engines[0].name, config.engines[1].name, first_vs_second)
+        << "\n";
+    out << stats::cutechess_elo_line(first_vs_second) << "\n";
+    if (summary.sprt) out << stats::cutechess_sprt_line(*summary.sprt) << "\n";
+  }
+
+  out << "\nStandings of '" << tournament.name << "' (" << summary.games_stored << " of "
+      << summary.games_scheduled << " games):\n";
+  out << standings_table(store.standings(filter));
+
+  if (two && config.sprt.enabled && summary.sprt) {
+    const auto& first = config.engines[0];
+    stats::MatchLabel label;
+    label.first = first.name;
+    label.second = config.engines[1].name;
+    label.time_control = options.sprt_label_tc;
+    for (const auto& [k, v] : first.options) {
+      std::string key = k;
+      for (auto& c : key) c = char(std::tolower(c));
+      if (key == "threads") label.threads = v + "t";
+      if (key == "hash") label.hash = v + "MB";
+    }
+    if (first.builtin && label.threads.empty()) label.threads = "1t";
+    label.book = config.openings.file;
+    stats::SprtConfig sprt{config.sprt.elo0, config.sprt.elo1, config.sprt.alpha,
+                           config.sprt.beta,
+                           config.sprt.model == "logistic" ? stats::EloModel::Logistic
+                                                           : stats::EloModel::Normalized};
+    out << "\n" << stats::fastchess_report(label, first_vs_second, pairs, sprt);
+    if (options.style != OutputStyle::Cutechess)
+      out << stats::cutechess_elo_line(first_vs_second) << "\n"
+          << stats::cutechess_sprt_line(*summary.sprt) << "\n";
+  } else if (two && options.style != OutputStyle::Cutechess && first_vs_second.games() > 0) {
+    out << "\n" << Progress::score_line(config.engines[0].name, config.engines[1].name,
+                                        first_vs_second)
+        << "\n" << stats::cutechess_elo_line(first_vs_second) << "\n";
+  }
+
+  auto terminations = store.termination_counts(filter, true);
+  if (!terminations.empty()) {
+    out << "\nTerminations:\n";
+    for (const auto& t : terminations)
+      out << "  " << (t.reason.empty() ? t.termination : t.reason) << ": " << t.count << "\n";
+  }
+  out << "\nDatabase: " << store.path() << " (tournament '" << tournament.name << "', id "
+      << tournament.id << ")\n";
+  if (!config.output.pgn.empty()) out << "PGN: " << config.output.pgn << "\n";
+  if (summary.interrupted)
+    out << "Stopped before the end: run the same command again to resume.\n";
+  if (options.style == OutputStyle::Cutechess) out << "Finished match\n";
+}
+
+}  // namespace knightly::runner

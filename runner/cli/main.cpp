@@ -1,0 +1,59 @@
+// knightly: tournaments and self-play matches for chess engines, stored in SQLite.
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "runner/cli/commands.h"
+#include "runner/cli/executor.h"
+
+namespace {
+
+const char* usage =
+    "knightly: chess engine tournaments and matches, stored in SQLite\n"
+    "\n"
+    "usage:\n"
+    "  knightly run CONFIG.toml [--db PATH] [--pgn PATH] [--quiet] [--restart] [--log-dir DIR]\n"
+    "  knightly play -engine cmd=PATH|builtin=NAME [...] -engine ... [-games N] [-rounds N] ...\n"
+    "  knightly sprt --new SPEC --base SPEC [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]\n"
+    "                [--tc TC | --depth N | --nodes N] [--book FILE] [--concurrency N]\n"
+    "                [--db PATH] [--max-games N]\n"
+    "  knightly query tournaments|standings|games|h2h|engines|ratings|terminations|sprt\n"
+    "                [--db PATH] [--format table|csv|json] [filters]\n"
+    "  knightly import FILE.pgn [--tournament NAME] [--db PATH]\n"
+    "  knightly export [--db PATH] [--tournament NAME]\n"
+    "\n"
+    "exit codes: 0 done (sprt: H1 accepted), 1 sprt: H0 accepted, 2 error,\n"
+    "            3 sprt: undecided at max games, 130 interrupted\n"
+    "See README.md and docs/ for the details.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace knightly::runner;
+  std::vector<std::string> words(argv + 1, argv + argc);
+  if (words.empty() || words[0] == "-h" || words[0] == "--help" || words[0] == "help") {
+    std::cout << usage;
+    return words.empty() ? ExitError : ExitOk;
+  }
+  std::string command = words[0];
+  Args args({words.begin() + 1, words.end()});
+  try {
+    if (command == "run") return cmd_run(args);
+    if (command == "play") return cmd_play(args);
+    if (command == "sprt") return cmd_sprt(args);
+    if (command == "query") return cmd_query(args);
+    if (command == "import") return cmd_import(args);
+    if (command == "export") return cmd_export(args);
+    if (command == "version" || command == "--version") {
+      std::cout << "knightly 0.1.0\n";
+      return ExitOk;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "knightly: " << e.what() << "\n";
+    return ExitError;
+  }
+  std::cerr << "knightly: unknown command '" << command << "'\n\n" << usage;
+  return ExitError;
+}

@@ -1,0 +1,114 @@
+#include "runner/cli/progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <ostream>
+
+#include "runner/stats/elo.h"
+
+namespace knightly::runner {
+
+Progress::Progress(std::ostream& out, bool quiet, std::size_t total, std::size_t already_done)
+    : out_(out),
+      quiet_(quiet),
+      tty_(::isatty(STDOUT_FILENO) == 1),
+      total_(total),
+      done_(already_done),
+      start_(std::chrono::steady_clock::now()) {}
+
+std::string Progress::score_line(const std::string& first, const std::string& second,
+                                 const stats::Trinomial& t) {
+  char buf[256];
+  double score = t.games() ? t.points() / double(t.games()) : 0.0;
+  std::snprintf(buf, sizeof buf, "Score of %s vs %s: %lld - %lld - %lld  [%.3f] %lld",
+                first.c_str(), second.c_str(), (long long)t.wins, (long long)t.losses,
+                (long long)t.draws, score, (long long)t.games());
+  return buf;
+}
+
+void Progress::print(const std::string& line) {
+  if (tty_ && line_shown_) out_ << "\r\033[K";
+  out_ << line << "\n";
+  line_shown_ = false;
+}
+
+void Progress::redraw() {
+  if (quiet_) return;
+  if (tty_) {
+    out_ << "\r\033[K" << status_line() << std::flush;
+    line_shown_ = true;
+  } else {
+    // Plain lines, about ten over the run, so logs stay readable.
+    std::size_t step = total_ >= 10 ? total_ / 10 : 1;
+    if (done_ % step == 0 || done_ == total_) out_ << status_line() << "\n" << std::flush;
+  }
+}
+
+void Progress::started(int index, const std::string& white, const std::string& black) {
+  if (quiet_) return;
+  print("Started game " + std::to_string(index + 1) + " of " + std::to_string(total_) + " (" +
+        white + " vs " + black + ")");
+  if (tty_) redraw();
+}
+
+void Progress::finished(int index, const std::string& white, const std::string& black,
+                        const GameRecord& record, const stats::Trinomial* tally,
+                        const std::string& first, const std::string& second) {
+  ++done_;
+  ++done_here_;
+  double w = record.result == Result::WhiteWins ? 1 : record.result == Result::Draw ? 0.5 : 0;
+  points_[white] += w;
+  points_[black] += 1 - w;
+  ++games_[white];
+  ++games_[black];
+  if (tally) {
+    auto e = stats::get_elo(*tally);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s vs %s %lld-%lld-%lld, Elo %.1f +/- %.1f", first.c_str(),
+                  second.c_str(), (long long)tally->wins, (long long)tally->losses,
+                  (long long)tally->draws, e.elo, e.elo95);
+    two_engine_ = buf;
+  }
+  if (quiet_) return;
+  print("Finished game " + std::to_string(index + 1) + " (" + white + " vs " + black +
+        "): " + result_token(record.result) + " {" + record.reason + "}");
+  if (tally) print(score_line(first, second, *tally));
+  redraw();
+}
+
+void Progress::message(const std::string& line) {
+  print(line);
+  if (tty_ && !quiet_) redraw();
+}
+
+std::string Progress::status_line() const {
+  std::string s = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] ";
+  if (!two_engine_.empty()) {
+    s += two_engine_;
+  } else if (!points_.empty()) {
+    auto best = points_.begin();
+    for (auto it = points_.begin(); it != points_.end(); ++it)
+      if (it->second > best->second) best = it;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "leader %s %.1f/%d", best->first.c_str(), best->second,
+                  games_.at(best->first));
+    s += buf;
+  }
+  if (done_here_ > 0 && done_ < total_) {
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    long eta = long(elapsed / double(done_here_) * double(total_ - done_));
+    char buf[64];
+    std::snprintf(buf, sizeof buf, ", ETA %ld:%02ld:%02ld", eta / 3600, eta / 60 % 60, eta % 60);
+    s += buf;
+  }
+  return s;
+}
+
+void Progress::done() {
+  if (tty_ && line_shown_) out_ << "\r\033[K" << std::flush;
+  line_shown_ = false;
+}
+
+}  // namespace knightly::runner

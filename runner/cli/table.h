@@ -1,0 +1,39 @@
+#pragma once
+// Query results as a table rendered for a terminal (aligned), CSV, or one JSON document.
+#include <expected>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace knightly::runner {
+
+enum class OutputFormat { Table, Csv, Json };
+std::expected<OutputFormat, std::string> parse_output_format(std::string_view text);
+
+struct Cell {
+  std::string text;
+  bool numeric = false;  // right-aligned in tables, unquoted in JSON
+  bool null = false;     // JSON null, empty in CSV/table
+};
+Cell cell(std::string text);
+Cell cell(long long value);
+Cell cell(double value, int decimals);
+Cell null_cell();
+
+class Table {
+ public:
+  explicit Table(std::vector<std::string> columns) : columns_(std::move(columns)) {}
+  void add_row(std::vector<Cell> row) { rows_.push_back(std::move(row)); }
+  std::size_t size() const { return rows_.size(); }
+  // JSON: {"<name>": [{"col": value, ...}, ...]} so a script reads one document.
+  std::string render(OutputFormat format, std::string_view name) const;
+
+ private:
+  std::vector<std::string> columns_;
+  std::vector<std::vector<Cell>> rows_;
+};
+
+std::string json_escape(std::string_view s);
+std::string csv_escape(std::string_view s);
+
+}  // namespace knightly::runner
