@@ -1,0 +1,163 @@
+// `knightly play` against real engine processes: the mock engine's faults, two
+// knightly-engine processes, builtin players, and Debian's stockfish. Every PGN written is
+// checked by pgn-extract and read back by our reader with the moves the database holds.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <regex>
+
+#include "engine/chess/notation.h"
+#include "engine/chess/pgn.h"
+#include "process.h"
+#include "sqlite_probe.h"
+#include "tests/test_data.h"
+
+using namespace knightly::test;
+
+namespace {
+
+// pgn-extract, an independent PGN reader, must accept every game without a complaint.
+void check_with_pgn_extract(const std::string& pgn_path, std::size_t games) {
+  const std::string tool = "/usr/games/pgn-extract";
+  REQUIRE(std::filesystem::exists(tool));
+  auto r = run_process({tool, "-r", pgn_path});
+  std::string all = r.out + r.err;
+  INFO(all);
+  CHECK(all.find("Failed") == std::string::npos);
+  CHECK(all.find(std::to_string(games) + (games == 1 ? " game" : " games") + " matched out of " +
+                 std::to_string(games)) != std::string::npos);
+}
+
+// The PGN file's games have exactly the moves stored in the database, in schedule order.
+void check_pgn_matches_db(const std::string& pgn_path, const std::string& db_path) {
+  auto read = knightly::chess::read_pgn(read_file(pgn_path));
+  REQUIRE(read.errors.empty());
+  SqliteProbe db(db_path);
+  auto games = db.rows("SELECT id FROM games ORDER BY schedule_index");
+  REQUIRE(read.games.size() == games.size());
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    auto moves = db.rows("SELECT uci FROM moves WHERE game_id = " + games[i][0] + " ORDER BY ply");
+    REQUIRE(read.games[i].moves.size() == moves.size());
+    for (std::size_t k = 0; k < moves.size(); ++k)
+      CHECK(knightly::chess::to_uci(read.games[i].moves[k].move) == moves[k][0]);
+  }
+}
+
+struct FaultCase {
+  std::vector<std::string> flags;
+  std::string reason;  // expected in the faulty engine's lost games
+};
+
+}  // namespace
+
+TEST_CASE("every engine fault loses its game, the engine restarts, the match completes",
+          "[cli][faults]") {
+  auto fault = GENERATE(FaultCase{{"--crash-on-go", "3"}, "faulty disconnects"},
+                        FaultCase{{"--stall-after-go"}, "faulty's connection stalls"},
+                        FaultCase{{"--illegal-move"}, "faulty makes an illegal move"},
+                        FaultCase{{"--unparsable-move"}, "faulty makes an illegal move"},
+                        FaultCase{{"--readyok-count", "1"}, "faulty's connection stalls"});
+  TempDir dir;
+  std::vector<std::string> cmd = {knightly_binary(), "play", "-engine",
+                                  "cmd=" + mock_engine_binary(), "name=faulty"};
+  for (const auto& f : fault.flags) cmd.push_back("arg=" + f);
+  for (const std::string& w :
+       {std::string("-engine"), "cmd=" + mock_engine_binary(), std::string("name=steady"),
+        std::string("arg=--seed"), std::string("arg=5"), std::string("-each"),
+        std::string("depth=1"), std::string("-games"), std::string("10"),
+        std::string("-maxmoves"), std::string("20"), std::string("-recover"),
+        std::string("-db"), dir.file("f.db"), std::string("-pgnout"), dir.file("f.pgn"),
+        std::string("--stall-timeout"), std::string("0.5")})
+    cmd.push_back(w);
+  auto r = run_process(cmd, 300);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("Finished game 10 ") != std::string::npos);
+  SqliteProbe db(dir.file("f.db"));
+  CHECK(db.count("SELECT count(*) FROM games") == 10);
+  long long faults = db.count("SELECT count(*) FROM games WHERE reason = '" + fault.reason + "'");
+  CHECK(faults >= 1);
+  // The faulty engine lost every game that ended with its fault.
+  CHECK(db.count("SELECT count(*) FROM games g JOIN engines w ON w.id = g.white_id "
+                 "WHERE g.reason = '" + fault.reason + "' AND "
+                 "((w.name = 'faulty' AND g.result != '0-1') OR "
+                 " (w.name != 'faulty' AND g.result != '1-0'))") == 0);
+  check_with_pgn_extract(dir.file("f.pgn"), 10);
+  check_pgn_matches_db(dir.file("f.pgn"), dir.file("f.db"));
+}
+
+TEST_CASE("garbage and floods of info lines are ignored", "[cli][faults]") {
+  TempDir dir;
+  auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + mock_engine_binary(),
+                        "name=noisy", "arg=--garbage", "arg=--info-flood", "arg=200", "-engine",
+                        "cmd=" + mock_engine_binary(), "name=quiet", "arg=--seed", "arg=9",
+                        "arg=--quit-delay", "arg=3000", "-each", "depth=1", "-games", "4",
+                        "-maxmoves", "15", "-db", dir.file("g.db")},
+                       300);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  SqliteProbe db(dir.file("g.db"));
+  CHECK(db.count("SELECT count(*) FROM games") == 4);
+  CHECK(db.count("SELECT count(*) FROM games WHERE reason LIKE '%noisy%'") == 0);
+  // The flood's last info line (depth 200, score cp 200) is what was recorded.
+  CHECK(db.count("SELECT count(*) FROM moves m JOIN games g ON g.id = m.game_id "
+                 "JOIN engines w ON w.id = g.white_id WHERE w.name = 'noisy' AND m.ply % 2 = 0 "
+                 "AND m.book = 0 AND m.depth = 200") >= 1);
+}
+
+TEST_CASE("two knightly-engine processes and two builtin players play valid PGN",
+          "[cli][pgn]") {
+  TempDir dir;
+  SECTION("UCI processes with a clock") {
+    auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + engine_binary(),
+                          "name=ab", "option.Search=alphabeta", "-engine",
+                          "cmd=" + engine_binary(), "name=mm", "option.Search=minimax",
+                          "option.Eval=material", "-each", "tc=2+0.05", "-games", "2",
+                          "-openings", "file=" + data_path("books/noob_3moves.epd"),
+                          "order=random", "-srand", "3", "-maxmoves", "40", "-db",
+                          dir.file("u.db"), "-pgnout", dir.file("u.pgn")},
+                         300);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("Score of ab vs mm") != std::string::npos);
+    check_with_pgn_extract(dir.file("u.pgn"), 2);
+    check_pgn_matches_db(dir.file("u.pgn"), dir.file("u.db"));
+    std::string pgn = read_file(dir.file("u.pgn"));
+    CHECK(pgn.find("[TimeControl \"2+0.05\"]") != std::string::npos);
+    CHECK(pgn.find("{book}") != std::string::npos);
+    SqliteProbe db(dir.file("u.db"));
+    // Clock left is recorded for every engine move.
+    CHECK(db.count("SELECT count(*) FROM moves WHERE book = 0 AND clock_left_ms IS NULL") == 0);
+  }
+  SECTION("builtin players") {
+    auto r = run_process({knightly_binary(), "play", "-engine", "builtin=ab",
+                          "option.Search=alphabeta", "depth=3", "-engine", "builtin=greedy",
+                          "option.Search=greedy", "depth=1", "-games", "4", "-repeat",
+                          "-concurrency", "2", "-openings",
+                          "file=" + data_path("books/8moves_v3.pgn"), "format=pgn", "plies=6",
+                          "-db", dir.file("b.db"), "-pgnout", dir.file("b.pgn")},
+                         300);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    check_with_pgn_extract(dir.file("b.pgn"), 4);
+    check_pgn_matches_db(dir.file("b.pgn"), dir.file("b.db"));
+  }
+}
+
+TEST_CASE("a short game against Debian's stockfish", "[cli][stockfish]") {
+  const std::string sf = "/usr/games/stockfish";
+  REQUIRE(std::filesystem::exists(sf));
+  TempDir dir;
+  auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + sf, "name=stockfish",
+                        "option.Threads=1", "option.Hash=16", "depth=4", "-engine",
+                        "cmd=" + engine_binary(), "name=knightly", "depth=3", "-games", "2",
+                        "-maxmoves", "60", "-db", dir.file("s.db"), "-pgnout",
+                        dir.file("s.pgn")},
+                       300);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  check_with_pgn_extract(dir.file("s.pgn"), 2);
+  check_pgn_matches_db(dir.file("s.pgn"), dir.file("s.db"));
+  SqliteProbe db(dir.file("s.db"));
+  CHECK(db.value("SELECT uci_name FROM engines WHERE name = 'stockfish'").find("Stockfish") == 0);
+  CHECK(db.value("SELECT length(binary_sha256) FROM engines WHERE name = 'stockfish'") == "64");
+}

@@ -1,0 +1,250 @@
+// `knightly run` as a real process against real SQLite files: the demo, resume after SIGKILL,
+// Ctrl-C, changed configs, and databases it must refuse without touching them.
+#include <signal.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <regex>
+#include <set>
+#include <thread>
+
+#include "engine/chess/pgn.h"
+#include "process.h"
+#include "sqlite_probe.h"
+#include "tests/test_data.h"
+
+using namespace knightly::test;
+
+namespace {
+
+bool quick() { return std::getenv("KNIGHTLY_QUICK") != nullptr; }
+
+// A two-engine builtin tournament that takes a few seconds: enough to be killed mid-run.
+std::string small_config(int rounds, const std::string& name = "resume-test") {
+  return "[tournament]\nname = \"" + name + "\"\nrounds = " + std::to_string(rounds) +
+         "\ngames = 2\nconcurrency = 2\nseed = 7\nmaxmoves = 60\n"
+         "[openings]\nrandom_plies = 6\n"
+         "[[engine]]\nname = \"ab\"\nbuiltin = true\n"
+         "options = { Search = \"alphabeta\", Eval = \"material+pst\" }\ndepth = 3\n"
+         "[[engine]]\nname = \"greedy\"\nbuiltin = true\n"
+         "options = { Search = \"greedy\", Eval = \"material\" }\ndepth = 1\n";
+}
+
+std::set<std::string> stored_identities(const std::string& db) {
+  SqliteProbe p(db);
+  std::set<std::string> ids;
+  for (const auto& r : p.rows("SELECT round, pair, game_in_pair FROM games"))
+    ids.insert(r[0] + "/" + r[1] + "/" + r[2]);
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("demo config runs end to end with standings, PGN and database", "[cli][demo]") {
+  TempDir dir;
+  std::string text = read_file(source_dir() + "/configs/demo.toml");
+  REQUIRE(!text.empty());
+  // Reduced for the test suite: one round (the full demo is the README's main job).
+  text = std::regex_replace(text, std::regex("rounds = 2"), "rounds = 1");
+  write_file(dir.file("demo.toml"), text);
+  auto r = run_process({knightly_binary(), "run", dir.file("demo.toml"), "--db",
+                        dir.file("demo.db"), "--pgn", dir.file("demo.pgn")},
+                       600);
+  INFO(r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0) << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("Standings") != std::string::npos);
+  CHECK(r.out.find("Finished game 30 ") != std::string::npos);
+  SqliteProbe db(dir.file("demo.db"));
+  CHECK(db.count("SELECT count(*) FROM games") == 30);  // 6 engines: 15 pairs x 2 games
+  CHECK(db.value("PRAGMA integrity_check") == "ok");
+  CHECK(db.count("SELECT count(*) FROM moves") ==
+        db.count("SELECT sum(plies) FROM games"));
+  auto pgn = knightly::chess::read_pgn(read_file(dir.file("demo.pgn")));
+  CHECK(pgn.errors.empty());
+  CHECK(pgn.games.size() == 30);
+}
+
+TEST_CASE("resume after SIGKILL stores exactly the scheduled games, each once", "[cli][resume]") {
+  TempDir dir;
+  const int rounds = quick() ? 4 : 8;  // 2 games per round
+  write_file(dir.file("t.toml"), small_config(rounds));
+  std::vector<std::string> cmd = {knightly_binary(), "run", dir.file("t.toml"), "--db",
+                                  dir.file("t.db"), "--pgn", dir.file("t.pgn"), "--quiet"};
+  std::mt19937 rng(12345);
+  int kills = 0;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    pid_t pid = spawn_background(cmd);
+    std::this_thread::sleep_for(std::chrono::milliseconds(150 + rng() % 600));
+    if (::kill(pid, SIGKILL) == 0) ++kills;
+    wait_child(pid);
+  }
+  CHECK(kills >= 1);
+  auto r = run_process(cmd, 600);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto ids = stored_identities(dir.file("t.db"));
+  CHECK(ids.size() == std::size_t(rounds * 2));
+  SqliteProbe db(dir.file("t.db"));
+  CHECK(db.count("SELECT count(*) FROM games") == rounds * 2);
+  CHECK(db.value("PRAGMA integrity_check") == "ok");
+  CHECK(db.count("SELECT count(*) FROM games g WHERE plies != "
+                 "(SELECT count(*) FROM moves m WHERE m.game_id = g.id)") == 0);
+  // The export has the same games as the database.
+  auto exported = run_process({knightly_binary(), "export", "--db", dir.file("t.db")});
+  REQUIRE(exported.exit_code == 0);
+  auto games = knightly::chess::read_pgn(exported.out);
+  CHECK(games.errors.empty());
+  REQUIRE(games.games.size() == std::size_t(rounds * 2));
+  auto plies = db.rows("SELECT plies FROM games ORDER BY schedule_index");
+  for (std::size_t i = 0; i < games.games.size(); ++i)
+    CHECK(std::to_string(games.games[i].moves.size()) == plies[i][0]);
+  // Running the finished tournament again plays nothing more.
+  auto again = run_process(cmd);
+  CHECK(again.exit_code == 0);
+  CHECK(stored_identities(dir.file("t.db")).size() == std::size_t(rounds * 2));
+}
+
+TEST_CASE("first Ctrl-C finishes the running games and keeps them", "[cli][interrupt]") {
+  TempDir dir;
+  write_file(dir.file("t.toml"), small_config(30, "interrupt-test"));
+  std::vector<std::string> cmd = {knightly_binary(), "run", dir.file("t.toml"), "--db",
+                                  dir.file("t.db"), "--quiet"};
+  pid_t pid = spawn_background(cmd);
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  ::kill(pid, SIGINT);
+  int code = wait_child(pid);
+  CHECK(code == 130);
+  SqliteProbe db(dir.file("t.db"));
+  long long stored = db.count("SELECT count(*) FROM games");
+  CHECK(stored < 60);
+  CHECK(db.value("SELECT status FROM tournaments WHERE name = 'interrupt-test'") == "running");
+  CHECK(db.value("PRAGMA integrity_check") == "ok");
+}
+
+TEST_CASE("a changed config is refused with what differs; --restart keeps the old one",
+          "[cli][resume]") {
+  TempDir dir;
+  write_file(dir.file("t.toml"), small_config(1, "changed"));
+  std::vector<std::string> cmd = {knightly_binary(), "run", dir.file("t.toml"), "--db",
+                                  dir.file("t.db"), "--quiet"};
+  REQUIRE(run_process(cmd).exit_code == 0);
+  write_file(dir.file("t.toml"), small_config(2, "changed"));
+  auto r = run_process(cmd);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("- rounds = 1") != std::string::npos);
+  CHECK(r.err.find("+ rounds = 2") != std::string::npos);
+  CHECK(r.err.find("--restart") != std::string::npos);
+  cmd.push_back("--restart");
+  auto again = run_process(cmd);
+  INFO(again.out << again.err);
+  CHECK(again.exit_code == 0);
+  SqliteProbe db(dir.file("t.db"));
+  CHECK(db.count("SELECT count(*) FROM tournaments WHERE name = 'changed'") == 2);
+  CHECK(db.count("SELECT count(*) FROM tournaments WHERE status = 'restarted'") == 1);
+  CHECK(db.count("SELECT count(*) FROM games") == 2 + 4);
+}
+
+TEST_CASE("databases that cannot be used give exit code 2 and are left untouched", "[cli][db]") {
+  TempDir dir;
+  write_file(dir.file("t.toml"), small_config(1, "bad-db"));
+
+  SECTION("not a database at all") {
+    write_file(dir.file("notes.db"), "these are my notes, not SQLite\n");
+    auto r = run_process({knightly_binary(), "run", dir.file("t.toml"), "--db",
+                          dir.file("notes.db")});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("notes.db") != std::string::npos);
+    CHECK(read_file(dir.file("notes.db")) == "these are my notes, not SQLite\n");
+  }
+  SECTION("an SQLite database of another program") {
+    sqlite3* db = nullptr;
+    sqlite3_open(dir.file("other.db").c_str(), &db);
+    sqlite3_exec(db, "CREATE TABLE photos (id INTEGER, path TEXT); INSERT INTO photos VALUES (1, 'x');",
+                 nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    std::string before = read_file(dir.file("other.db"));
+    auto r = run_process({knightly_binary(), "run", dir.file("t.toml"), "--db",
+                          dir.file("other.db")});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("other.db") != std::string::npos);
+    CHECK(read_file(dir.file("other.db")) == before);
+  }
+  SECTION("locked by another writer") {
+    // Create it first, then hold an exclusive lock while knightly tries to write.
+    REQUIRE(run_process({knightly_binary(), "run", dir.file("t.toml"), "--db",
+                         dir.file("locked.db"), "--quiet"})
+                .exit_code == 0);
+    write_file(dir.file("t2.toml"), small_config(1, "bad-db-2"));
+    sqlite3* db = nullptr;
+    sqlite3_open(dir.file("locked.db").c_str(), &db);
+    REQUIRE(sqlite3_exec(db, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
+    auto r = run_process({knightly_binary(), "run", dir.file("t2.toml"), "--db",
+                          dir.file("locked.db")},
+                         120);
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    CHECK_FALSE(r.timed_out);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("locked") != std::string::npos);
+    SqliteProbe p(dir.file("locked.db"));
+    CHECK(p.count("SELECT count(*) FROM tournaments WHERE name = 'bad-db-2'") == 0);
+  }
+  SECTION("a read-only database file") {
+    REQUIRE(run_process({knightly_binary(), "run", dir.file("t.toml"), "--db",
+                         dir.file("ro.db"), "--quiet"})
+                .exit_code == 0);
+    // Root ignores file modes, so make the file immutable-by-mode and open a read-only
+    // SQLite URI instead when running as root is detected: query must still work read-only.
+    auto q = run_process({knightly_binary(), "query", "standings", "--db", dir.file("ro.db")});
+    CHECK(q.exit_code == 0);
+    if (::geteuid() != 0) {
+      std::filesystem::permissions(dir.file("ro.db"), std::filesystem::perms::owner_read);
+      write_file(dir.file("t3.toml"), small_config(1, "bad-db-3"));
+      auto r = run_process({knightly_binary(), "run", dir.file("t3.toml"), "--db",
+                            dir.file("ro.db")});
+      CHECK(r.exit_code == 2);
+      CHECK(r.err.find("ro.db") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("bad configs and missing engines stop before the first game", "[cli][config]") {
+  TempDir dir;
+  SECTION("malformed TOML names file, line and column") {
+    write_file(dir.file("bad.toml"), "[tournament]\nname = \"x\nrounds = 2\n");
+    auto r = run_process({knightly_binary(), "run", dir.file("bad.toml"), "--db",
+                          dir.file("x.db")});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("bad.toml:2:") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(dir.file("x.db")));
+  }
+  SECTION("missing engine binary") {
+    write_file(dir.file("m.toml"),
+               "[tournament]\nname = \"m\"\ndepth = 1\n[[engine]]\nname = \"a\"\n"
+               "command = \"/nonexistent/engine\"\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
+    auto r = run_process({knightly_binary(), "run", dir.file("m.toml"), "--db",
+                          dir.file("m.db")});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("/nonexistent/engine") != std::string::npos);
+  }
+  SECTION("a bad opening book line names file and line") {
+    write_file(dir.file("book.epd"),
+               "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+               "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1\n");
+    write_file(dir.file("b.toml"),
+               "[tournament]\nname = \"b\"\nrounds = 2\n[openings]\nfile = \"book.epd\"\n"
+               "order = \"sequential\"\n[[engine]]\nname = \"a\"\nbuiltin = true\ndepth = 1\n"
+               "[[engine]]\nname = \"b\"\nbuiltin = true\ndepth = 1\n");
+    auto r = run_process({knightly_binary(), "run", dir.file("b.toml"), "--db",
+                          dir.file("b.db")});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("book.epd:2") != std::string::npos);
+    // The game from the good line was finished and kept.
+    SqliteProbe db(dir.file("b.db"));
+    CHECK(db.count("SELECT count(*) FROM games") >= 1);
+  }
+}
