@@ -141,6 +141,8 @@ std::expected<Store::Impl*, StoreError> open_impl(const std::string& path,
       if (!memory) db.exec("PRAGMA journal_mode = WAL", "switching to WAL mode");
       db.exec(options.sync_every_commit ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
               "setting synchronous");
+      // Checkpoint every ~16 MB of WAL rather than 4 MB: fewer fsyncs when games arrive fast.
+      db.exec("PRAGMA wal_autocheckpoint = 4096", "setting the checkpoint interval");
       if (*version < latest_schema_version()) {
         apply_migrations(db, *version);
       } else {

@@ -1,1 +1,181 @@
-int main(){}
+// knightly-bench-db: inserts synthetic games (one transaction each, as the runner does)
+// through the real Store, then exports them all by streaming, and reports games/s and
+// memory. Run by scripts/bench-db.
+//
+//   knightly-bench-db [--games N] [--plies N] [--db PATH] [--sync full|normal]
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include "db/store/store.h"
+
+namespace {
+
+using knightly::runner::GameRecord;
+using knightly::runner::MoveRecord;
+using knightly::runner::Result;
+using knightly::runner::Termination;
+
+long current_rss_kb() {
+  long pages_total = 0, pages_resident = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld %ld", &pages_total, &pages_resident) != 2) pages_resident = 0;
+    std::fclose(f);
+  }
+  return pages_resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+long peak_rss_kb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+// A plausible game: tags, SAN movetext with cutechess-style comments, 60 engine moves.
+void fill_game(GameRecord& g, int index, int plies, int rounds_per_pair) {
+  static const char* kSquares[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4",
+                                   "g8f6", "e1g1", "f8e7", "f1e1", "b7b5"};
+  g.id = {index / rounds_per_pair, (index % rounds_per_pair) / 2, index % 2, index};
+  g.white = index % 2 ? "Beta" : "Alpha";
+  g.black = index % 2 ? "Alpha" : "Beta";
+  g.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  g.opening_source = "bench.epd:" + std::to_string(index % 1000);
+  g.result = index % 3 == 0 ? Result::Draw : (index % 3 == 1 ? Result::WhiteWins : Result::BlackWins);
+  g.termination = g.result == Result::Draw ? Termination::Repetition : Termination::Checkmate;
+  g.reason = g.result == Result::Draw ? "Draw by 3-fold repetition" : "White mates";
+  g.start_time = "2026-11-21T12:00:00Z";
+  g.duration_ms = 12345;
+  g.time_control = "10+0.1";
+  g.moves.resize(static_cast<std::size_t>(plies));
+  g.pgn.clear();
+  g.pgn += "[Event \"bench\"]\n[Site \"?\"]\n[Date \"2026.11.21\"]\n[Round \"";
+  g.pgn += std::to_string(index + 1);
+  g.pgn += "\"]\n[White \"" + g.white + "\"]\n[Black \"" + g.black + "\"]\n[Result \"";
+  g.pgn += knightly::runner::result_token(g.result);
+  g.pgn += "\"]\n\n";
+  for (int p = 0; p < plies; ++p) {
+    MoveRecord& m = g.moves[static_cast<std::size_t>(p)];
+    m.uci = kSquares[(p + index) % 12];
+    m.san = "Nf3";
+    m.book = p < 4;
+    m.score_cp = m.book ? std::nullopt : std::optional<int>((p * 37 + index) % 300 - 150);
+    m.depth = m.book ? 0 : 12;
+    m.seldepth = m.book ? 0 : 18;
+    m.nodes = m.book ? 0 : 250000u + static_cast<unsigned>(p);
+    m.time_ms = m.book ? 0 : 95;
+    m.clock_left_ms = m.book ? -1 : 10000 - 50 * p;
+    if (p % 2 == 0) g.pgn += std::to_string(p / 2 + 1) + ". ";
+    g.pgn += m.san;
+    g.pgn += m.book ? " {book} " : " {+0.35/12 0.095s} ";
+  }
+  g.pgn += knightly::runner::result_token(g.result);
+  g.pgn += "\n";
+}
+
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int games = 100000;
+  int plies = 60;
+  std::string path = (std::filesystem::temp_directory_path() / "knightly-bench.db").string();
+  bool sync_full = true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--games" && has_value) games = std::atoi(argv[++i]);
+    else if (a == "--plies" && has_value) plies = std::atoi(argv[++i]);
+    else if (a == "--db" && has_value) path = argv[++i];
+    else if (a == "--sync" && has_value) sync_full = std::strcmp(argv[++i], "normal") != 0;
+    else {
+      std::fprintf(stderr, "usage: knightly-bench-db [--games N] [--plies N] [--db PATH] [--sync full|normal]\n");
+      return 2;
+    }
+  }
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+
+  knightly::db::StoreOptions options;
+  options.sync_every_commit = sync_full;
+  auto opened = knightly::db::Store::open(path, options);
+  if (!opened) {
+    std::fprintf(stderr, "%s\n", opened.error().message.c_str());
+    return 2;
+  }
+  knightly::db::Store& store = *opened;
+  std::printf("database: %s (synchronous=%s, one transaction per game)\n", path.c_str(),
+              sync_full ? "FULL" : "NORMAL");
+  std::printf("games: %d, plies per game: %d\n", games, plies);
+
+  const auto t = store.create_tournament({"bench", knightly::db::TournamentKind::Run, "", 1, ""});
+  const auto alpha = store.upsert_engine({"Alpha", "/bin/alpha", "Hash=16", "Alpha 1", "", "", false});
+  const auto beta = store.upsert_engine({"Beta", "/bin/beta", "Hash=16", "Beta 1", "", "", false});
+
+  // Ingest.
+  GameRecord g;
+  auto start = std::chrono::steady_clock::now();
+  double cpu_start = cpu_seconds();
+  for (int i = 0; i < games; ++i) {
+    fill_game(g, i, plies, 1000);
+    store.insert_game(t.id, g, g.white == "Alpha" ? alpha : beta, g.white == "Alpha" ? beta : alpha);
+    if ((i + 1) % 10000 == 0 || i + 1 == games)
+      std::printf("  insert %7d games: %6.1f s, RSS %ld KB\n", i + 1, seconds_since(start),
+                  current_rss_kb());
+  }
+  const double insert_s = seconds_since(start);
+  const double insert_cpu = cpu_seconds() - cpu_start;
+  std::printf("ingest: %d games in %.2f s = %.0f games/s (%.0f moves/s); CPU %.2f s = %.0f games per CPU-second\n",
+              games, insert_s, games / insert_s, static_cast<double>(games) * plies / insert_s,
+              insert_cpu, games / insert_cpu);
+  std::fflush(stdout);
+
+  // Export: stream every game with its moves in schedule order and build its movetext.
+  std::int64_t exported = 0, bytes = 0, moves = 0;
+  start = std::chrono::steady_clock::now();
+  cpu_start = cpu_seconds();
+  std::string text;
+  store.for_each_game({}, [&](const knightly::db::StoredGame& s) {
+    text.clear();
+    text += s.record.pgn;
+    for (const auto& m : s.record.moves) {
+      text += m.san;
+      text += ' ';
+    }
+    bytes += static_cast<std::int64_t>(text.size());
+    moves += static_cast<std::int64_t>(s.record.moves.size());
+    ++exported;
+    if (exported % 10000 == 0 || exported == games)
+      std::printf("  export %7lld games: %6.1f s, RSS %ld KB\n", static_cast<long long>(exported),
+                  seconds_since(start), current_rss_kb());
+  });
+  const double export_s = seconds_since(start);
+  const double export_cpu = cpu_seconds() - cpu_start;
+  std::printf("export: %lld games (%lld moves, %.1f MB text) in %.2f s = %.0f games/s; CPU %.2f s = %.0f games per CPU-second\n",
+              static_cast<long long>(exported), static_cast<long long>(moves),
+              static_cast<double>(bytes) / 1e6, export_s, static_cast<double>(exported) / export_s,
+              export_cpu, static_cast<double>(exported) / export_cpu);
+  std::printf("peak RSS (ru_maxrss): %ld KB\n", peak_rss_kb());
+  std::error_code ec;
+  std::printf("database size: %.1f MB\n",
+              static_cast<double>(std::filesystem::file_size(path, ec)) / 1e6);
+  if (exported != games) {
+    std::fprintf(stderr, "exported %lld of %d games\n", static_cast<long long>(exported), games);
+    return 1;
+  }
+  return 0;
+}
