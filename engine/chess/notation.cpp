@@ -104,6 +104,7 @@ std::expected<Move, std::string> parse_san(const Position& pos, std::string_view
                            text.back() == '?'))
     text.remove_suffix(1);
   if (text.size() > 4 && text.substr(text.size() - 4) == "e.p.") text.remove_suffix(4);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
   if (text.empty()) return std::unexpected("empty move text '" + original + "'");
 
   const MoveList legal = pos.legal_moves();
