@@ -235,10 +235,14 @@ TEST_CASE("quit on a stalled engine is bounded and kills it", "[uci_player][faul
 
 TEST_CASE("no readyok: start() fails, or new_game() is false", "[uci_player][faults]") {
   {
-    UciPlayer p(mock_config({"--no-readyok"}), quick_options());
+    PlayerOptions o = quick_options();
+    o.ready_timeout = 300ms;
+    UciPlayer p(mock_config({"--no-readyok"}), o);
+    auto t0 = Clock::now();
     auto err = p.start();
     REQUIRE(err);
-    CHECK(err->find("readyok") != std::string::npos);
+    CHECK(err->find("no readyok within 300 ms") != std::string::npos);
+    CHECK(ms_since(t0) < 1000);
     CHECK_FALSE(p.alive());
   }
   UciPlayer p(mock_config({"--readyok-count", "1"}), quick_options());
