@@ -20,7 +20,9 @@ struct Store::Impl {
   mutable std::recursive_mutex mutex;
   // Prepared once and reused: the per-game hot path.
   std::optional<Statement> insert_game;
-  std::optional<Statement> insert_move;
+  std::optional<Statement> insert_move;        // one row
+  std::optional<Statement> insert_move_block;  // kMoveBlock rows in one statement
+  static constexpr int kMoveBlock = 16;
   std::optional<Statement> select_moves;
 
   // engine id -> name, refreshed when an unknown id shows up.
