@@ -4,9 +4,15 @@ namespace knightly::runner::stats {
 
 void Trinomial::add(Outcome o) {
   switch (o) {
-    case Outcome::Loss: ++losses; break;
-    case Outcome::Draw: ++draws; break;
-    case Outcome::Win: ++wins; break;
+    case Outcome::Loss:
+      ++losses;
+      break;
+    case Outcome::Draw:
+      ++draws;
+      break;
+    case Outcome::Win:
+      ++wins;
+      break;
   }
 }
 
@@ -17,12 +23,18 @@ std::array<double, 3> Trinomial::as_array() const {
 void Pentanomial::add_pair(Outcome first, Outcome second) {
   const int wins = (first == Outcome::Win) + (second == Outcome::Win);
   const int losses = (first == Outcome::Loss) + (second == Outcome::Loss);
-  if (wins == 2) ++ww;
-  else if (losses == 2) ++ll;
-  else if (wins == 1 && losses == 1) ++wl;
-  else if (wins == 1) ++wd;
-  else if (losses == 1) ++ld;
-  else ++dd;
+  if (wins == 2)
+    ++ww;
+  else if (losses == 2)
+    ++ll;
+  else if (wins == 1 && losses == 1)
+    ++wl;
+  else if (wins == 1)
+    ++wd;
+  else if (losses == 1)
+    ++ld;
+  else
+    ++dd;
 }
 
 std::array<double, 5> Pentanomial::as_array() const {

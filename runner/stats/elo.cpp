@@ -6,14 +6,18 @@
 
 namespace knightly::runner::stats {
 
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+double normal_cdf(double x) {
+  return 0.5 * std::erfc(-x / std::sqrt(2.0));
+}
 
 double score_to_elo(double score) {
   const double x = std::clamp(score, kZeroCount, 1.0 - kZeroCount);
   return -400.0 * std::log10(1.0 / x - 1.0);
 }
 
-double elo_to_score(double elo) { return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0)); }
+double elo_to_score(double elo) {
+  return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0));
+}
 
 EloEstimate get_elo(std::span<const double> counts) {
   EloEstimate e;

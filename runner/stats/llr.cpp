@@ -16,8 +16,8 @@ struct Pdf {
   std::array<double, 5> p{};  // probabilities
 };
 
-std::pair<double, double> mean_var(const std::array<double, 5>& a,
-                                   const std::array<double, 5>& p, std::size_t n) {
+std::pair<double, double> mean_var(const std::array<double, 5>& a, const std::array<double, 5>& p,
+                                   std::size_t n) {
   double mu = 0;
   for (std::size_t i = 0; i < n; ++i) mu += p[i] * a[i];
   double var = 0;
@@ -45,8 +45,10 @@ double secular(const std::array<double, 5>& v, const std::array<double, 5>& p, s
       df -= p[i] * v[i] * v[i] / (d * d);
     }
     if (f == 0) return x;
-    if (f > 0) lo = x;
-    else hi = x;
+    if (f > 0)
+      lo = x;
+    else
+      hi = x;
     double next = x - f / df;
     if (!(next > lo && next < hi)) next = lo + (hi - lo) / 2.0;
     if (next == x || std::abs(next - x) <= 1e-17 * std::max(1.0, std::abs(x))) return next;

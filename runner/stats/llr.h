@@ -1,9 +1,9 @@
 #pragma once
 // fishtest's generalized log-likelihood ratio (LLRcalc.py): the GSPRT statistic for
 // H1 "Elo = elo1" against H0 "Elo = elo0", on trinomial or pentanomial counts.
+#include <optional>
 #include <span>
 #include <string_view>
-#include <optional>
 
 namespace knightly::runner::stats {
 

@@ -19,15 +19,20 @@ struct FitPair {
   double sb = 0;
 };
 
-double expected_score(double diff) { return 1.0 / (1.0 + std::exp(-kLogisticScale * diff)); }
+double expected_score(double diff) {
+  return 1.0 / (1.0 + std::exp(-kLogisticScale * diff));
+}
 
 // log(1 + e^x) without overflow.
-double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+double softplus(double x) {
+  return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
 
 double log_likelihood(const std::vector<FitPair>& pairs, const std::vector<double>& r) {
   double ll = 0;
   for (const auto& p : pairs) {
-    const double x = kLogisticScale * (r[static_cast<std::size_t>(p.a)] - r[static_cast<std::size_t>(p.b)]);
+    const double x =
+        kLogisticScale * (r[static_cast<std::size_t>(p.a)] - r[static_cast<std::size_t>(p.b)]);
     ll -= p.sa * softplus(-x) + p.sb * softplus(x);
   }
   return ll;
@@ -73,7 +78,8 @@ int fit(const std::vector<FitPair>& pairs, std::vector<double>& r) {
     std::fill(hess.begin(), hess.end(), 0.0);
     std::fill(grad.begin(), grad.end(), 0.0);
     for (const auto& p : pairs) {
-      const double f = expected_score(r[static_cast<std::size_t>(p.a)] - r[static_cast<std::size_t>(p.b)]);
+      const double f =
+          expected_score(r[static_cast<std::size_t>(p.a)] - r[static_cast<std::size_t>(p.b)]);
       const double g = kLogisticScale * (p.sa - (p.sa + p.sb) * f);
       const double w = kLogisticScale * kLogisticScale * (p.sa + p.sb) * f * (1.0 - f);
       const std::size_t ia = static_cast<std::size_t>(p.a), ib = static_cast<std::size_t>(p.b);
@@ -212,9 +218,12 @@ std::vector<PairResults> aggregate(std::span<const GameOutcome> games) {
       it->second.b = b;
     }
     const double a_score = white_first ? g.white_score : 1.0 - g.white_score;
-    if (a_score > 0.75) ++it->second.a_wins;
-    else if (a_score < 0.25) ++it->second.b_wins;
-    else ++it->second.draws;
+    if (a_score > 0.75)
+      ++it->second.a_wins;
+    else if (a_score < 0.25)
+      ++it->second.b_wins;
+    else
+      ++it->second.draws;
   }
   std::vector<PairResults> out;
   out.reserve(by_pair.size());
@@ -238,7 +247,8 @@ std::expected<Ratings, std::string> compute_ratings(int engine_count,
   for (std::size_t i = 0; i < n; ++i) parent[i] = static_cast<int>(i);
   auto find = [&](int x) {
     while (parent[static_cast<std::size_t>(x)] != x) {
-      parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+      parent[static_cast<std::size_t>(x)] =
+          parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
       x = parent[static_cast<std::size_t>(x)];
     }
     return x;
@@ -278,20 +288,24 @@ std::expected<Ratings, std::string> compute_ratings(int engine_count,
     std::vector<int> size(static_cast<std::size_t>(comps), 0);
     for (int c : comp) ++size[static_cast<std::size_t>(c)];
     const int largest = static_cast<int>(std::max_element(size.begin(), size.end()) - size.begin());
-    const bool tie = std::count(size.begin(), size.end(), size[static_cast<std::size_t>(largest)]) > 1;
+    const bool tie =
+        std::count(size.begin(), size.end(), size[static_cast<std::size_t>(largest)]) > 1;
     for (std::size_t i = 0; i < n; ++i) {
       if (!tie && comp[i] == largest) continue;
       auto& e = out.engines[i];
       e.regularized = true;
       if (e.points == static_cast<double>(e.games))
-        e.note = "100% score: the likelihood has no finite maximum; rating regularized with "
-                 "virtual draws, the interval is wide";
+        e.note =
+            "100% score: the likelihood has no finite maximum; rating regularized with "
+            "virtual draws, the interval is wide";
       else if (e.points == 0)
-        e.note = "0% score: the likelihood has no finite maximum; rating regularized with "
-                 "virtual draws, the interval is wide";
+        e.note =
+            "0% score: the likelihood has no finite maximum; rating regularized with "
+            "virtual draws, the interval is wide";
       else
-        e.note = "one-sided results against part of the field: rating regularized with "
-                 "virtual draws";
+        e.note =
+            "one-sided results against part of the field: rating regularized with "
+            "virtual draws";
     }
   }
 
@@ -309,7 +323,8 @@ std::expected<Ratings, std::string> compute_ratings(int engine_count,
         const auto& p = pairs[k];
         const std::int64_t games = p.games();
         if (games == 0) continue;
-        const double score = expected_score(r[static_cast<std::size_t>(p.a)] - r[static_cast<std::size_t>(p.b)]);
+        const double score =
+            expected_score(r[static_cast<std::size_t>(p.a)] - r[static_cast<std::size_t>(p.b)]);
         double draw_rate = static_cast<double>(p.draws) / static_cast<double>(games);
         draw_rate = std::min(draw_rate, 2.0 * std::min(score, 1.0 - score));
         const double p_win = std::clamp(score - draw_rate / 2.0, 0.0, 1.0);
@@ -323,7 +338,8 @@ std::expected<Ratings, std::string> compute_ratings(int engine_count,
         drawn[k].draws = draws;
         drawn[k].b_wins = games - wins - draws;
       }
-      const auto sim_pairs = fit_pairs(engine_count, drawn, options.virtual_draws, sim_comp, sim_comps);
+      const auto sim_pairs =
+          fit_pairs(engine_count, drawn, options.virtual_draws, sim_comp, sim_comps);
       sim_r = r;  // warm start: the refit is a few Newton steps away
       fit(sim_pairs, sim_r);
       anchor_ratings(sim_r, options);
@@ -335,7 +351,8 @@ std::expected<Ratings, std::string> compute_ratings(int engine_count,
     }
     for (std::size_t i = 0; i < n; ++i) {
       const double mean = sum[i] / sims;
-      const double var = sims > 1 ? std::max(0.0, (sum_sq[i] - sims * mean * mean) / (sims - 1)) : 0.0;
+      const double var =
+          sims > 1 ? std::max(0.0, (sum_sq[i] - sims * mean * mean) / (sims - 1)) : 0.0;
       out.engines[i].stdev = std::sqrt(var);
       out.engines[i].error95 = 1.959963984540054 * out.engines[i].stdev;
     }

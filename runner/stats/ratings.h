@@ -35,7 +35,7 @@ std::vector<PairResults> aggregate(std::span<const GameOutcome> games);
 struct RatingOptions {
   std::optional<int> anchor;  // this engine is fixed at anchor_rating; otherwise the average is
   double anchor_rating = 0;
-  int simulations = 200;      // 0: no error bars
+  int simulations = 200;  // 0: no error bars
   std::uint64_t seed = 1;
   // Virtual draws added to a pair whose results are one-sided in a way that makes the
   // maximum-likelihood rating infinite (an engine, or group, that never lost or never won

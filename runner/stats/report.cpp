@@ -20,7 +20,8 @@ std::string format(const char* fmt, ...) {
   const int n = std::vsnprintf(buf, sizeof buf, fmt, args);
   va_end(args);
   if (n < 0) return {};
-  if (static_cast<std::size_t>(n) < sizeof buf) return std::string(buf, static_cast<std::size_t>(n));
+  if (static_cast<std::size_t>(n) < sizeof buf)
+    return std::string(buf, static_cast<std::size_t>(n));
   std::string out(static_cast<std::size_t>(n) + 1, '\0');
   va_start(args, fmt);
   std::vsnprintf(out.data(), out.size(), fmt, args);
@@ -50,9 +51,15 @@ std::string base_name(const std::string& path) {
 
 }  // namespace
 
-double draw_ratio_pairs(const Pentanomial& p) { return ratio(p.wl + p.dd, p.pairs()); }
-double pairs_ratio(const Pentanomial& p) { return ratio(p.ww + p.wd, p.ld + p.ll); }
-double wl_dd_ratio(const Pentanomial& p) { return ratio(p.wl, p.dd); }
+double draw_ratio_pairs(const Pentanomial& p) {
+  return ratio(p.wl + p.dd, p.pairs());
+}
+double pairs_ratio(const Pentanomial& p) {
+  return ratio(p.ww + p.wd, p.ld + p.ll);
+}
+double wl_dd_ratio(const Pentanomial& p) {
+  return ratio(p.wl, p.dd);
+}
 
 std::string fastchess_sprt_line(const SprtConfig& config, double llr) {
   SprtStatus s;
@@ -83,8 +90,8 @@ std::string fastchess_report(const MatchLabel& label, const Trinomial& games,
   out += format("Games: %lld, Wins: %lld, Losses: %lld, Draws: %lld, Points: ",
                 static_cast<long long>(n), static_cast<long long>(games.wins),
                 static_cast<long long>(games.losses), static_cast<long long>(games.draws)) +
-         fixed(games.points(), 1) + " (" + fixed(games.points() / static_cast<double>(n) * 100.0, 2) +
-         " %)\n";
+         fixed(games.points(), 1) + " (" +
+         fixed(games.points() / static_cast<double>(n) * 100.0, 2) + " %)\n";
   if (penta) {
     out += format("Ptnml(0-2): [%lld, %lld, %lld, %lld, %lld], WL/DD Ratio: ",
                   static_cast<long long>(pairs.ll), static_cast<long long>(pairs.ld),
@@ -110,10 +117,9 @@ std::string cutechess_elo_line(const Trinomial& games) {
   const EloEstimate e = get_elo(games);
   const double decisive = static_cast<double>(games.wins + games.losses);
   const double los =
-      decisive > 0
-          ? 100.0 * (0.5 + 0.5 * std::erf(static_cast<double>(games.wins - games.losses) /
-                                          std::sqrt(2.0 * decisive)))
-          : 50.0;
+      decisive > 0 ? 100.0 * (0.5 + 0.5 * std::erf(static_cast<double>(games.wins - games.losses) /
+                                                   std::sqrt(2.0 * decisive)))
+                   : 50.0;
   const auto n = games.games();
   const double draws = n > 0 ? static_cast<double>(games.draws) / static_cast<double>(n) : 0.0;
   return "Elo difference: " + fixed(e.elo, 1) + " +/- " + fixed(e.elo95, 1) +
@@ -124,8 +130,10 @@ std::string cutechess_sprt_line(const SprtStatus& s) {
   const double percent = s.bounds.upper != 0 ? s.llr / s.bounds.upper * 100.0 : 0.0;
   std::string out = format("SPRT: llr %.3g (%.1f%%), lbound %.3g, ubound %.3g", s.llr, percent,
                            s.bounds.lower, s.bounds.upper);
-  if (s.decision == SprtDecision::AcceptH0) out += " - H0 was accepted";
-  else if (s.decision == SprtDecision::AcceptH1) out += " - H1 was accepted";
+  if (s.decision == SprtDecision::AcceptH0)
+    out += " - H0 was accepted";
+  else if (s.decision == SprtDecision::AcceptH1)
+    out += " - H1 was accepted";
   return out;
 }
 

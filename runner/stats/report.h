@@ -13,11 +13,11 @@ namespace knightly::runner::stats {
 // fastchess does for an engine without that option; an empty book is left out, a book path
 // is cut to its file name.
 struct MatchLabel {
-  std::string first;          // the engine the figures are for ("New")
-  std::string second;         // its opponent ("Base")
-  std::string time_control;   // e.g. "10+0.1", "8 plies", "1000 nodes"
-  std::string threads;        // e.g. "1t"
-  std::string hash;           // e.g. "16MB"
+  std::string first;         // the engine the figures are for ("New")
+  std::string second;        // its opponent ("Base")
+  std::string time_control;  // e.g. "10+0.1", "8 plies", "1000 nodes"
+  std::string threads;       // e.g. "1t"
+  std::string hash;          // e.g. "16MB"
   std::string book;
 };
 

@@ -14,9 +14,12 @@ std::expected<void, std::string> validate(const SprtConfig& c) {
 
 const char* decision_name(SprtDecision d) {
   switch (d) {
-    case SprtDecision::AcceptH0: return "H0";
-    case SprtDecision::AcceptH1: return "H1";
-    default: return "continue";
+    case SprtDecision::AcceptH0:
+      return "H0";
+    case SprtDecision::AcceptH1:
+      return "H1";
+    default:
+      return "continue";
   }
 }
 

@@ -41,7 +41,8 @@ class JsonReader {
     throw std::runtime_error("json: " + what + " at offset " + std::to_string(pos_));
   }
   void skip() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t'))
+    while (pos_ < s_.size() &&
+           (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t'))
       ++pos_;
   }
   bool eat(char c) {
@@ -64,13 +65,27 @@ class JsonReader {
         if (pos_ >= s_.size()) fail("bad escape");
         char e = s_[pos_++];
         switch (e) {
-          case 'n': out += '\n'; break;
-          case 't': out += '\t'; break;
-          case 'r': out += '\r'; break;
-          case 'b': out += '\b'; break;
-          case 'f': out += '\f'; break;
-          case 'u': out += '?'; pos_ += 4; break;
-          default: out += e;
+          case 'n':
+            out += '\n';
+            break;
+          case 't':
+            out += '\t';
+            break;
+          case 'r':
+            out += '\r';
+            break;
+          case 'b':
+            out += '\b';
+            break;
+          case 'f':
+            out += '\f';
+            break;
+          case 'u':
+            out += '?';
+            pos_ += 4;
+            break;
+          default:
+            out += e;
         }
       } else {
         out += c;

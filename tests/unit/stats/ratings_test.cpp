@@ -1,14 +1,13 @@
 // N-engine maximum-likelihood ratings: known answers, recovery of ratings the test itself
 // simulated from, anchoring, perfect scores, bad input, and speed on 1M aggregated games.
-#include <catch2/catch.hpp>
+#include "runner/stats/ratings.h"
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <random>
 #include <vector>
-
-#include "runner/stats/ratings.h"
 
 using namespace knightly::runner::stats;
 
@@ -19,7 +18,9 @@ bool quick() {
   return q && *q && std::string(q) != "0";
 }
 
-double expected(double diff) { return 1.0 / (1.0 + std::pow(10.0, -diff / 400.0)); }
+double expected(double diff) {
+  return 1.0 / (1.0 + std::pow(10.0, -diff / 400.0));
+}
 
 // Plays `games` games between every two engines with the given true ratings: a draw with
 // probability draw_rate (capped so both decisive outcomes stay possible), otherwise a win
@@ -31,15 +32,19 @@ std::vector<PairResults> simulate(const std::vector<double>& truth, int games, d
   std::vector<PairResults> out;
   for (int a = 0; a < static_cast<int>(truth.size()); ++a) {
     for (int b = a + 1; b < static_cast<int>(truth.size()); ++b) {
-      const double s = expected(truth[static_cast<std::size_t>(a)] - truth[static_cast<std::size_t>(b)]);
+      const double s =
+          expected(truth[static_cast<std::size_t>(a)] - truth[static_cast<std::size_t>(b)]);
       const double d = std::min(draw_rate, 2.0 * std::min(s, 1.0 - s) * 0.9);
       const double pw = s - d / 2.0;
       PairResults p{a, b, 0, 0, 0};
       for (int g = 0; g < games; ++g) {
         const double x = u(rng);
-        if (x < pw) ++p.a_wins;
-        else if (x < pw + d) ++p.draws;
-        else ++p.b_wins;
+        if (x < pw)
+          ++p.a_wins;
+        else if (x < pw + d)
+          ++p.draws;
+        else
+          ++p.b_wins;
       }
       out.push_back(p);
     }
@@ -138,8 +143,9 @@ TEST_CASE("anchoring fixes one engine and keeps every difference", "[stats][rati
   CHECK(b->engines[3].rating == 2000);
   CHECK(b->engines[3].stdev == 0);  // the anchor does not move in any simulation
   for (int i = 0; i < 5; ++i) {
-    CHECK(b->engines[static_cast<std::size_t>(i)].rating - 2000 ==
-          Approx(a->engines[static_cast<std::size_t>(i)].rating - a->engines[3].rating).margin(1e-6));
+    CHECK(
+        b->engines[static_cast<std::size_t>(i)].rating - 2000 ==
+        Approx(a->engines[static_cast<std::size_t>(i)].rating - a->engines[3].rating).margin(1e-6));
     if (i != 3) CHECK(b->engines[static_cast<std::size_t>(i)].stdev > 0);
   }
   // The anchor's uncertainty moves onto the others: relative to a fixed engine they spread more.
@@ -267,7 +273,8 @@ TEST_CASE("20 engines, 1M games aggregated, 200 simulations: well under a second
   std::int64_t total = 0;
   for (int a = 0; a < 20; ++a)
     for (int b = a + 1; b < 20; ++b) {
-      const double s = expected(truth[static_cast<std::size_t>(a)] - truth[static_cast<std::size_t>(b)]);
+      const double s =
+          expected(truth[static_cast<std::size_t>(a)] - truth[static_cast<std::size_t>(b)]);
       const double d = std::min(0.4, 2.0 * std::min(s, 1.0 - s) * 0.9);
       const std::int64_t n = 5263;
       std::binomial_distribution<std::int64_t> wins(n, s - d / 2.0);

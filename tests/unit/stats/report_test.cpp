@@ -1,10 +1,10 @@
 // The fastchess block fishtest parses and cutechess-cli's lines, character for character.
-#include <catch2/catch.hpp>
+#include "runner/stats/report.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "runner/stats/elo.h"
-#include "runner/stats/report.h"
 #include "runner/stats/sprt.h"
 
 using namespace knightly::runner::stats;
@@ -107,8 +107,8 @@ TEST_CASE("fastchess ratios: draw ratio over pairs, pairs ratio, WL/DD", "[stats
   CHECK(std::isinf(pairs_ratio(only_wins)));
   CHECK(std::isnan(wl_dd_ratio(only_wins)));
   // No "-nan" from glibc: fastchess prints fmt's "nan"/"inf".
-  const std::string block =
-      fastchess_report({"A", "B", "tc", "1t", "16MB", ""}, only_wins.games(), only_wins, std::nullopt);
+  const std::string block = fastchess_report({"A", "B", "tc", "1t", "16MB", ""}, only_wins.games(),
+                                             only_wins, std::nullopt);
   CHECK(block.find("PairsRatio: inf\n") != std::string::npos);
   CHECK(block.find("WL/DD Ratio: nan\n") != std::string::npos);
   CHECK(block.find("-nan") == std::string::npos);
@@ -117,16 +117,19 @@ TEST_CASE("fastchess ratios: draw ratio over pairs, pairs ratio, WL/DD", "[stats
 TEST_CASE("cutechess lines", "[stats][report]") {
   const Trinomial games = sample_pairs().games();
   // Elo -9.2 +/- 22.7 from W/D/L; LOS from wins and losses only: Phi((248-266)/sqrt(514)).
-  CHECK(cutechess_elo_line(games) == "Elo difference: -9.2 +/- 22.7, LOS: 21.4 %, DrawRatio: 24.4 %");
+  CHECK(cutechess_elo_line(games) ==
+        "Elo difference: -9.2 +/- 22.7, LOS: 21.4 %, DrawRatio: 24.4 %");
 
   SprtStatus s;
   s.bounds = sprt_bounds(0.05, 0.05);
   s.llr = 2.9662;
   s.decision = decide(s.llr, s.bounds);
-  CHECK(cutechess_sprt_line(s) == "SPRT: llr 2.97 (100.7%), lbound -2.94, ubound 2.94 - H1 was accepted");
+  CHECK(cutechess_sprt_line(s) ==
+        "SPRT: llr 2.97 (100.7%), lbound -2.94, ubound 2.94 - H1 was accepted");
   s.llr = -3.0;
   s.decision = decide(s.llr, s.bounds);
-  CHECK(cutechess_sprt_line(s) == "SPRT: llr -3 (-101.9%), lbound -2.94, ubound 2.94 - H0 was accepted");
+  CHECK(cutechess_sprt_line(s) ==
+        "SPRT: llr -3 (-101.9%), lbound -2.94, ubound 2.94 - H0 was accepted");
   s.llr = 0.5;
   s.decision = decide(s.llr, s.bounds);
   CHECK(cutechess_sprt_line(s) == "SPRT: llr 0.5 (17.0%), lbound -2.94, ubound 2.94");

@@ -1,11 +1,11 @@
 // SPRT bounds, decisions and validation; the LLR values themselves are checked against
 // fishtest in vectors_test.cpp.
-#include <catch2/catch.hpp>
+#include "runner/stats/sprt.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "runner/stats/elo.h"
-#include "runner/stats/sprt.h"
 
 using namespace knightly::runner::stats;
 
