@@ -1,0 +1,219 @@
+#include "runner/players/builtin_player.h"
+
+#include <algorithm>
+#include <cctype>
+#include <utility>
+
+#include "engine/chess/notation.h"
+#include "engine/uci/options.h"
+
+namespace knightly::runner {
+
+using Clock = std::chrono::steady_clock;
+
+std::expected<search::SearchConfig, std::string> builtin_search_config(
+    const EngineConfig& config, std::vector<std::string>& warnings) {
+  search::SearchConfig sc;
+  for (const auto& [name, value] : config.options) {
+    const auto& specs = uci::option_specs();
+    auto spec = std::find_if(specs.begin(), specs.end(), [&](const uci::OptionSpec& s) {
+      return s.name.size() == name.size() &&
+             std::equal(s.name.begin(), s.name.end(), name.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) ==
+                      std::tolower(static_cast<unsigned char>(b));
+             });
+    });
+    if (spec == specs.end()) {
+      warnings.push_back(config.name + ": the builtin engine has no option '" + name +
+                         "' (ignored)");
+      continue;
+    }
+    if (spec->type == uci::OptionType::Button) continue;  // Clear Hash: a fresh Search is clear
+    if (auto r = uci::apply_option(sc, name, value); !r)
+      return std::unexpected(config.name + ": " + r.error());
+  }
+  return sc;
+}
+
+search::Limits builtin_limits(const GoCommand& cmd) {
+  search::Limits l;
+  if (cmd.infinite) {
+    l.infinite = true;
+    return l;
+  }
+  if (cmd.wtime_ms) l.time_ms[chess::White] = std::max<std::int64_t>(*cmd.wtime_ms, 1);
+  if (cmd.btime_ms) l.time_ms[chess::Black] = std::max<std::int64_t>(*cmd.btime_ms, 1);
+  if (cmd.winc_ms) l.inc_ms[chess::White] = *cmd.winc_ms;
+  if (cmd.binc_ms) l.inc_ms[chess::Black] = *cmd.binc_ms;
+  if (cmd.movestogo) l.movestogo = *cmd.movestogo;
+  if (cmd.movetime_ms) l.movetime_ms = std::max<std::int64_t>(*cmd.movetime_ms, 1);
+  if (cmd.depth) l.depth = *cmd.depth;
+  if (cmd.nodes) l.nodes = *cmd.nodes;
+  return l;
+}
+
+void set_report_score(int score, SearchReport& report) {
+  if (search::is_mate_score(score)) {
+    // as Stockfish prints it: mate in N moves, negative when being mated
+    report.mate = score > 0 ? (search::MateScore - score + 1) / 2 : -(search::MateScore + score) / 2;
+    report.score_cp.reset();
+  } else {
+    report.score_cp = score;
+    report.mate.reset();
+  }
+}
+
+BuiltinPlayer::BuiltinPlayer(EngineConfig config) : config_(std::move(config)) {}
+
+BuiltinPlayer::~BuiltinPlayer() { kill(); }
+
+std::optional<std::string> BuiltinPlayer::start() {
+  kill();
+  auto sc = builtin_search_config(config_, warnings_);
+  if (!sc) return sc.error();
+  search_ = std::make_unique<search::Search>(std::move(*sc));
+  if (!search_->book_status().empty()) {
+    std::string err = config_.name + ": " + search_->book_status();
+    search_.reset();
+    return err;
+  }
+  pos_valid_ = false;
+  {
+    std::lock_guard lock(mutex_);
+    exit_ = false;
+    has_job_ = busy_ = false;
+  }
+  stop_ = false;
+  worker_ = std::thread([this] { worker_loop(); });
+  return std::nullopt;
+}
+
+bool BuiltinPlayer::alive() const { return worker_.joinable(); }
+
+void BuiltinPlayer::kill() {
+  if (!worker_.joinable()) return;
+  stop_ = true;
+  {
+    std::lock_guard lock(mutex_);
+    exit_ = true;
+  }
+  work_cv_.notify_one();
+  worker_.join();  // the search polls the stop flag, so this is quick
+  search_.reset();
+}
+
+bool BuiltinPlayer::new_game(std::chrono::milliseconds timeout) {
+  if (!search_) return false;
+  std::unique_lock lock(mutex_);
+  if (busy_) {
+    stop_ = true;
+    if (!done_cv_.wait_for(lock, timeout, [&] { return !busy_; })) return false;
+  }
+  search_->new_game();
+  return true;
+}
+
+std::vector<std::string> BuiltinPlayer::take_warnings() { return std::exchange(warnings_, {}); }
+
+void BuiltinPlayer::worker_loop() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    work_cv_.wait(lock, [&] { return has_job_ || exit_; });
+    if (exit_) return;
+    has_job_ = false;
+    lock.unlock();
+    search::SearchResult result = search_->go(pos_, limits_, stop_);
+    lock.lock();
+    result_ = std::move(result);
+    busy_ = false;
+    done_cv_.notify_one();
+  }
+}
+
+std::optional<std::string> BuiltinPlayer::set_position(const GoCommand& cmd) {
+  const std::string& fen = cmd.start_fen;
+  bool extends = pos_valid_ && fen == pos_fen_ && cmd.moves.size() >= pos_moves_.size() &&
+                 std::equal(pos_moves_.begin(), pos_moves_.end(), cmd.moves.begin());
+  std::size_t from = pos_moves_.size();
+  if (!extends) {
+    pos_valid_ = false;
+    if (fen.empty() || fen == "startpos") {
+      pos_ = chess::Position();
+    } else {
+      auto p = chess::Position::from_fen(fen);
+      if (!p) return "bad start FEN '" + fen + "': " + p.error().message;
+      pos_ = std::move(*p);
+    }
+    pos_fen_ = fen;
+    pos_moves_.clear();
+    from = 0;
+  }
+  for (std::size_t i = from; i < cmd.moves.size(); ++i) {
+    auto m = chess::parse_uci(pos_, cmd.moves[i]);
+    if (!m) {
+      pos_valid_ = false;
+      return "move " + std::to_string(i + 1) + " '" + cmd.moves[i] + "': " + m.error();
+    }
+    pos_.do_move(*m);
+    pos_moves_.push_back(cmd.moves[i]);
+  }
+  pos_valid_ = true;
+  return std::nullopt;
+}
+
+GoReply BuiltinPlayer::go(const GoCommand& cmd, std::chrono::milliseconds deadline) {
+  GoReply reply;
+  if (!search_ || !worker_.joinable()) {
+    reply.status = ReplyStatus::Disconnected;
+    reply.detail = "builtin engine not started";
+    return reply;
+  }
+  std::unique_lock lock(mutex_);
+  if (busy_) {  // a search that outlived its deadline and grace: the player is stuck
+    reply.status = ReplyStatus::Stalled;
+    reply.detail = "the previous search has not stopped";
+    return reply;
+  }
+  if (auto err = set_position(cmd)) {
+    reply.status = ReplyStatus::Disconnected;
+    reply.detail = *err;
+    return reply;
+  }
+  limits_ = builtin_limits(cmd);
+  stop_ = false;
+  has_job_ = busy_ = true;
+  const Clock::time_point t0 = Clock::now();
+  work_cv_.notify_one();
+
+  bool done = done_cv_.wait_until(lock, t0 + deadline, [&] { return !busy_; });
+  if (!done) {
+    stop_ = true;  // as a UCI `stop`: the search returns its best move so far
+    done = done_cv_.wait_for(lock, StopGrace, [&] { return !busy_; });
+  }
+  auto elapsed = Clock::now() - t0;
+  reply.elapsed_us = std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
+  reply.elapsed_ms = reply.elapsed_us / 1000;
+  if (!done) {
+    reply.status = ReplyStatus::Stalled;
+    reply.detail = "search did not stop within " + std::to_string(StopGrace.count()) +
+                   " ms after the " + std::to_string(deadline.count()) + " ms deadline";
+    return reply;
+  }
+  reply.status = ReplyStatus::Move;
+  reply.bestmove = chess::to_uci(result_.best);
+  if (!result_.ponder.is_none()) reply.ponder = chess::to_uci(result_.ponder);
+  const search::SearchInfo& info = result_.info;
+  SearchReport& r = reply.last_info;
+  r.depth = info.depth;
+  r.seldepth = info.seldepth;
+  r.nodes = info.nodes;
+  r.time_ms = info.time_ms;
+  r.nps = info.time_ms > 0 ? info.nodes * 1000 / static_cast<std::uint64_t>(info.time_ms) : 0;
+  if (info.depth > 0 || !info.pv.empty()) set_report_score(info.score, r);
+  r.pv.reserve(info.pv.size());
+  for (chess::Move m : info.pv) r.pv.push_back(chess::to_uci(m));
+  if (result_.from_book) reply.detail = "book move";
+  return reply;
+}
+
+}  // namespace knightly::runner

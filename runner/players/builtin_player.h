@@ -1,0 +1,84 @@
+#pragma once
+// A knightly-engine configuration searched in-process: no process and no UCI text, the same
+// limits and clocks. The search runs on the player's own worker thread, so a deadline still
+// applies: when it passes, the stop flag is raised and the search returns its best move.
+// Options are the engine's UCI options (Search=alphabeta, Eval=material+pst, Hash=16...),
+// applied through the engine's own option table.
+#include <atomic>
+#include <expected>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/chess/position.h"
+#include "engine/search/search.h"
+#include "runner/config/config.h"
+#include "runner/players/player.h"
+
+namespace knightly::runner {
+
+// Options -> SearchConfig. Names the engine does not list become warnings (like a UCI engine
+// that does not list an option); bad values of listed options are an error.
+std::expected<search::SearchConfig, std::string> builtin_search_config(
+    const EngineConfig& config, std::vector<std::string>& warnings);
+
+// GoCommand clock and limits -> search::Limits (a time of 0 is sent as 1 ms, as to UCI
+// engines, since 0 means "no clock" to the search).
+search::Limits builtin_limits(const GoCommand& cmd);
+
+// A search score (centipawns, or MateScore - plies) as UCI reports it.
+void set_report_score(int score, SearchReport& report);
+
+class BuiltinPlayer final : public Player {
+ public:
+  explicit BuiltinPlayer(EngineConfig config);
+  ~BuiltinPlayer() override;
+  BuiltinPlayer(const BuiltinPlayer&) = delete;
+  BuiltinPlayer& operator=(const BuiltinPlayer&) = delete;
+
+  const std::string& name() const override { return config_.name; }
+  std::optional<std::string> start() override;
+  bool alive() const override;
+  bool new_game(std::chrono::milliseconds timeout) override;
+  GoReply go(const GoCommand& cmd, std::chrono::milliseconds deadline) override;
+  void kill() override;
+  void quit() override { kill(); }
+  std::string id_name() const override { return "Knightly"; }
+  std::string id_author() const override { return "the Knightly authors"; }
+  std::vector<std::string> take_warnings() override;
+
+  // Stop grace: how long after the deadline the search may take to return once stopped.
+  static constexpr std::chrono::milliseconds StopGrace{1000};
+
+ private:
+  void worker_loop();
+  std::optional<std::string> set_position(const GoCommand& cmd);
+
+  EngineConfig config_;
+  std::vector<std::string> warnings_;
+  std::unique_ptr<search::Search> search_;
+
+  // Worker handshake: the game thread posts a job; the worker posts the result.
+  std::thread worker_;
+  mutable std::mutex mutex_;
+  std::condition_variable work_cv_, done_cv_;
+  bool has_job_ = false;
+  bool busy_ = false;  // a search is running (posted, not yet finished)
+  bool exit_ = false;
+  std::atomic<bool> stop_{false};
+  search::Limits limits_;
+  search::SearchResult result_;
+
+  // The position of the last go and how it was reached, so the next go (same game, one or
+  // two plies later) only plays the new moves.
+  chess::Position pos_;
+  std::string pos_fen_;
+  std::vector<std::string> pos_moves_;
+  bool pos_valid_ = false;
+};
+
+}  // namespace knightly::runner

@@ -1,0 +1,18 @@
+#include "runner/players/player_factory.h"
+
+#include <stdexcept>
+
+#include "runner/players/builtin_player.h"
+#include "runner/players/uci_player.h"
+
+namespace knightly::runner {
+
+std::unique_ptr<Player> make_player(const EngineConfig& config, const PlayerOptions& options) {
+  if (config.builtin) return std::make_unique<BuiltinPlayer>(config);
+  if (!config.protocol.empty() && config.protocol != "uci")
+    throw std::invalid_argument("engine " + config.name + ": unsupported protocol '" +
+                                config.protocol + "'");
+  return std::make_unique<UciPlayer>(config, options);
+}
+
+}  // namespace knightly::runner
