@@ -136,6 +136,10 @@ struct UciPlayer::Impl {
 
   bool writing = false;
   boost::system::error_code write_ec;
+  // A `go` ended without its bestmove (stall): the engine may still send it. Before the next
+  // command we send `stop` + `isready` and drop everything up to `readyok`, so that a late
+  // bestmove is never taken as the answer to a later `go`.
+  bool out_of_sync = false;
   std::string wbuf;
 
   uci::InfoLine info;     // last valid info line with a score in this search
@@ -370,6 +374,7 @@ struct UciPlayer::Impl {
     eof = false;
     rpos = rend = scan = 0;
     skip_line = false;
+    out_of_sync = false;
     read_error.clear();
   }
 
@@ -503,10 +508,11 @@ struct UciPlayer::Impl {
   bool new_game(std::chrono::milliseconds timeout) {
     if (!child) return false;
     arm(timeout);
-    wbuf = "ucinewgame\nisready\n";
+    wbuf = out_of_sync ? "stop\nucinewgame\nisready\n" : "ucinewgame\nisready\n";
     Wait w = write_all();
     if (w == Wait::Line) w = wait_for(uci::LineKind::ReadyOk);
     if (w == Wait::Timeout) warn(config.name + ": no readyok within " + std::to_string(timeout.count()) + " ms");
+    if (w == Wait::Line) out_of_sync = false;
     return w == Wait::Line;
   }
 
@@ -516,6 +522,19 @@ struct UciPlayer::Impl {
       reply.status = ReplyStatus::Disconnected;
       reply.detail = "engine not running";
       return reply;
+    }
+    if (out_of_sync) {
+      arm(deadline);
+      wbuf = "stop\nisready\n";
+      Wait sync = write_all();
+      if (sync == Wait::Line) sync = wait_for(uci::LineKind::ReadyOk);
+      if (sync != Wait::Line) {
+        reply.status = sync == Wait::Timeout ? ReplyStatus::Stalled : ReplyStatus::Disconnected;
+        reply.detail = sync == Wait::Timeout ? "no readyok after a stalled search"
+                                             : exit_detail("engine disconnected");
+        return reply;
+      }
+      out_of_sync = false;
     }
     wbuf.clear();
     append_position_and_go(cmd, wbuf);
@@ -565,6 +584,7 @@ struct UciPlayer::Impl {
     reply.elapsed_us = std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
     reply.elapsed_ms = reply.elapsed_us / 1000;
     if (w == Wait::Timeout) {
+      out_of_sync = true;
       reply.status = ReplyStatus::Stalled;
       reply.detail = "no bestmove within " + std::to_string(deadline.count()) + " ms";
     } else {

@@ -222,6 +222,24 @@ TEST_CASE("an engine that never answers go stalls at the deadline", "[uci_player
   CHECK(test::process_gone(pid));
 }
 
+TEST_CASE("a bestmove that arrives after the deadline is not taken for the next one",
+          "[uci_player][faults]") {
+  UciPlayer p(mock_config({"--delay", "300"}), quick_options());
+  REQUIRE_FALSE(p.start());
+  CHECK(p.go(depth_one(), 50ms).status == ReplyStatus::Stalled);
+  // The late answer was a white move from the start position; this one must be Black's.
+  GoReply r = p.go(depth_one({"e2e4"}), 2000ms);
+  REQUIRE(r.status == ReplyStatus::Move);
+  CHECK(legal_after({"e2e4"}, r.bestmove));
+  CHECK(r.elapsed_ms >= 300);  // measured from this go, after the resynchronisation
+  // Same through new_game.
+  CHECK(p.go(depth_one(), 50ms).status == ReplyStatus::Stalled);
+  REQUIRE(p.new_game(2000ms));
+  r = p.go(depth_one({"d2d4"}), 2000ms);
+  REQUIRE(r.status == ReplyStatus::Move);
+  CHECK(legal_after({"d2d4"}, r.bestmove));
+}
+
 TEST_CASE("quit on a stalled engine is bounded and kills it", "[uci_player][faults]") {
   UciPlayer p(mock_config({"--stall-after-go"}), quick_options());
   REQUIRE_FALSE(p.start());
