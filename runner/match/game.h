@@ -77,6 +77,9 @@ class Game {
   chess::Color side_to_move() const { return pos_.side_to_move(); }
   const chess::Position& position() const { return pos_; }
   const std::vector<MoveRecord>& moves() const { return moves_; }
+  // UCI text of every move so far, book moves included (what `position ... moves` lists).
+  const std::vector<std::string>& uci_moves() const { return uci_moves_; }
+  const GameSetup& setup() const { return setup_; }
   const Clock& clock(chess::Color c) const { return clocks_[c]; }
   Result result() const { return result_; }
   Termination termination() const { return termination_; }

@@ -41,7 +41,7 @@ struct MoveRecord {
   std::string uci;
   std::string san;
   std::optional<int> score_cp;    // from the mover's point of view
-  std::optional<int> mate_in;     // plies-to-mate sign convention of UCI "score mate N"
+  std::optional<int> mate_in;     // UCI "score mate N": moves to mate, > 0 the mover mates
   int depth = 0;
   int seldepth = 0;
   std::uint64_t nodes = 0;
@@ -71,7 +71,7 @@ struct GameRecord {
   std::string reason;               // cutechess reason string
   std::string start_time;           // ISO 8601 UTC
   std::int64_t duration_ms = 0;
-  std::string time_control;         // PGN TimeControl tag value
+  std::string time_control;         // PGN TimeControl tag value ("white / black" if they differ)
   std::string pgn;                  // full PGN text of the game
 };
 
