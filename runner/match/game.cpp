@@ -10,7 +10,9 @@ namespace knightly::runner {
 
 using chess::Color;
 
-const char* side_name(Color c) { return c == chess::White ? "White" : "Black"; }
+const char* side_name(Color c) {
+  return c == chess::White ? "White" : "Black";
+}
 
 Game::Game(const GameSetup& setup)
     : setup_(setup),
@@ -30,8 +32,8 @@ std::expected<Game, std::string> Game::create(const GameSetup& setup) {
     std::string fen = game.pos_.fen();
     game.setup_.start_fen = fen == chess::Position::StartFen ? "" : fen;
   }
-  std::size_t count = setup.opening_moves.empty() ? setup.opening_uci.size()
-                                                  : setup.opening_moves.size();
+  std::size_t count =
+      setup.opening_moves.empty() ? setup.opening_uci.size() : setup.opening_moves.size();
   for (std::size_t i = 0; i < count && !game.finished(); ++i) {
     chess::Move m;
     if (setup.opening_moves.empty()) {
@@ -44,8 +46,8 @@ std::expected<Game, std::string> Game::create(const GameSetup& setup) {
     } else {
       m = setup.opening_moves[i];
       if (!game.pos_.is_legal(m)) {
-        return std::unexpected("opening move " + std::to_string(i + 1) + " '" +
-                               chess::to_uci(m) + "' is not legal");
+        return std::unexpected("opening move " + std::to_string(i + 1) + " '" + chess::to_uci(m) +
+                               "' is not legal");
       }
     }
     MoveRecord rec;
@@ -177,7 +179,7 @@ void Game::on_reply(const MoveReply& reply) {
   if (finished()) return;
   Color side = pos_.side_to_move();
   Clock& clock = clocks_[side];
-  const std::int64_t elapsed = reply.eval.time_ms;
+  const std::int64_t elapsed = reply.elapsed_ms;
   switch (reply.status) {
     case MoveReply::Status::Disconnected:
       forfeit(side, Termination::Disconnect);

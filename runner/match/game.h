@@ -24,7 +24,7 @@ namespace knightly::runner {
 // Everything a game starts from.
 struct GameSetup {
   GameId id;
-  std::string white;                       // player names
+  std::string white;  // player names
   std::string black;
   std::string start_fen;                   // "" = the initial position
   std::vector<std::string> opening_uci;    // book moves in UCI text, played before the engines
@@ -55,16 +55,17 @@ struct MoveRequest {
 struct MoveReply {
   enum class Status { Move, Disconnected, Stalled };
   Status status = Status::Move;
-  std::string bestmove;  // raw text after "bestmove"
-  MoveEval eval;         // last score/depth/nodes; eval.time_ms = measured think time
+  std::string bestmove;         // raw text after "bestmove"
+  MoveEval eval;                // last score, depth, seldepth, nodes (eval.time_ms is ignored)
+  std::int64_t elapsed_ms = 0;  // think time measured by the runner: `go` -> `bestmove`
 };
 
 // Game-wide tags for the PGN that only the caller knows (wall-clock values come in as text).
 struct GameInfo {
   std::string event = "?";
   std::string site = "?";
-  std::string round;            // "" = id.round + 1
-  std::string start_time;       // ISO 8601 UTC, e.g. "2026-11-21T23:59:01Z"; "" = unknown
+  std::string round;       // "" = id.round + 1
+  std::string start_time;  // ISO 8601 UTC, e.g. "2026-11-21T23:59:01Z"; "" = unknown
   std::int64_t duration_ms = 0;
 };
 
@@ -84,7 +85,9 @@ class Game {
   Result result() const { return result_; }
   Termination termination() const { return termination_; }
   const std::string& reason() const { return reason_; }
-  const std::string& name(chess::Color c) const { return c == chess::White ? setup_.white : setup_.black; }
+  const std::string& name(chess::Color c) const {
+    return c == chess::White ? setup_.white : setup_.black;
+  }
 
   // The command for the side to move. Only while !finished().
   MoveRequest next_command() const;

@@ -60,7 +60,8 @@ std::string to_pgn(const GameRecord& record, const PgnHeader& header) {
     game.tags.emplace_back(name, value.empty() ? "?" : std::move(value));
   };
   std::string date = "????.??.??";
-  if (record.start_time.size() >= 10 && record.start_time[4] == '-' && record.start_time[7] == '-') {
+  if (record.start_time.size() >= 10 && record.start_time[4] == '-' &&
+      record.start_time[7] == '-') {
     date = record.start_time.substr(0, 4) + "." + record.start_time.substr(5, 2) + "." +
            record.start_time.substr(8, 2);
   }

@@ -10,10 +10,14 @@ namespace knightly::runner {
 enum class Result { None, WhiteWins, BlackWins, Draw };
 inline const char* result_token(Result r) {
   switch (r) {
-    case Result::WhiteWins: return "1-0";
-    case Result::BlackWins: return "0-1";
-    case Result::Draw: return "1/2-1/2";
-    default: return "*";
+    case Result::WhiteWins:
+      return "1-0";
+    case Result::BlackWins:
+      return "0-1";
+    case Result::Draw:
+      return "1/2-1/2";
+    default:
+      return "*";
   }
 }
 
@@ -40,14 +44,14 @@ const char* termination_name(Termination t);  // "checkmate", "time forfeit", ..
 struct MoveRecord {
   std::string uci;
   std::string san;
-  std::optional<int> score_cp;    // from the mover's point of view
-  std::optional<int> mate_in;     // UCI "score mate N": moves to mate, > 0 the mover mates
+  std::optional<int> score_cp;  // from the mover's point of view
+  std::optional<int> mate_in;   // UCI "score mate N": moves to mate, > 0 the mover mates
   int depth = 0;
   int seldepth = 0;
   std::uint64_t nodes = 0;
-  std::int64_t time_ms = 0;       // think time measured by the runner
+  std::int64_t time_ms = 0;         // think time measured by the runner
   std::int64_t clock_left_ms = -1;  // after the move, -1 when there is no clock
-  bool book = false;              // an opening move, not played by an engine
+  bool book = false;                // an opening move, not played by an engine
 };
 
 // A game's stable identity in its tournament: what resume and sharding name.
@@ -63,16 +67,16 @@ struct GameRecord {
   GameId id;
   std::string white;
   std::string black;
-  std::string start_fen;            // position before the opening moves
-  std::vector<MoveRecord> moves;    // opening (book) moves first, then played moves
-  std::string opening_source;       // e.g. "noob_3moves.epd:1234" or "random plies"
+  std::string start_fen;          // position before the opening moves
+  std::vector<MoveRecord> moves;  // opening (book) moves first, then played moves
+  std::string opening_source;     // e.g. "noob_3moves.epd:1234" or "random plies"
   Result result = Result::None;
   Termination termination = Termination::None;
-  std::string reason;               // cutechess reason string
-  std::string start_time;           // ISO 8601 UTC
+  std::string reason;      // cutechess reason string
+  std::string start_time;  // ISO 8601 UTC
   std::int64_t duration_ms = 0;
-  std::string time_control;         // PGN TimeControl tag value ("white / black" if they differ)
-  std::string pgn;                  // full PGN text of the game
+  std::string time_control;  // PGN TimeControl tag value ("white / black" if they differ)
+  std::string pgn;           // full PGN text of the game
 };
 
 }  // namespace knightly::runner

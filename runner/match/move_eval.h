@@ -13,7 +13,7 @@ struct MoveEval {
   int depth = 0;
   int seldepth = 0;
   std::uint64_t nodes = 0;
-  std::int64_t time_ms = 0;     // think time measured by the runner
+  std::int64_t time_ms = 0;  // think time measured by the runner
 };
 
 // cutechess's scale: centipawns, mate in N moves = 30001 - 2N, mated in N = -30000 + 2N,

@@ -8,7 +8,9 @@ namespace knightly::runner {
 
 namespace {
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string quoted(std::string_view s) {
+  return "'" + std::string(s) + "'";
+}
 
 // Non-negative decimal number: digits with at most one '.', no sign or exponent.
 std::expected<double, std::string> parse_decimal(std::string_view text) {
@@ -34,7 +36,8 @@ std::expected<int, std::string> parse_count(std::string_view text) {
   if (text.empty()) return std::unexpected("empty move count");
   long value = 0;
   for (char c : text) {
-    if (c < '0' || c > '9') return std::unexpected("move count " + quoted(text) + " is not an integer");
+    if (c < '0' || c > '9')
+      return std::unexpected("move count " + quoted(text) + " is not an integer");
     value = value * 10 + (c - '0');
     if (value > 100000) return std::unexpected("move count " + quoted(text) + " is too large");
   }

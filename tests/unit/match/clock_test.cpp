@@ -1,6 +1,7 @@
+#include "runner/match/clock.h"
+
 #include <catch2/catch.hpp>
 
-#include "runner/match/clock.h"
 #include "runner/match/time_control.h"
 
 using namespace knightly::runner;
@@ -68,7 +69,7 @@ TEST_CASE("a repeating control adds its time when its moves are used", "[match][
   CHECK(*c.moves_to_go() == 40);
 }
 
-TEST_CASE("repeating control with increment, and book moves", "[match][clock]") {
+TEST_CASE("repeating control with increment and book moves", "[match][clock]") {
   Clock c(limits("2/10+1"));
   REQUIRE(c.apply(3000));  // 10 - 3 + 1
   CHECK(c.remaining_ms() == 8000);
@@ -110,7 +111,7 @@ TEST_CASE("fixed time per move resets every move", "[match][clock]") {
   CHECK_FALSE(m.apply(121));
 }
 
-TEST_CASE("depth, nodes and inf have no clock", "[match][clock]") {
+TEST_CASE("depth nodes and inf have no clock", "[match][clock]") {
   Limits depth;
   depth.depth = 5;
   Limits nodes;

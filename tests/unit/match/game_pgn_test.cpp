@@ -1,11 +1,11 @@
-#include <catch2/catch.hpp>
+#include "runner/match/game_pgn.h"
 
+#include <catch2/catch.hpp>
 #include <sstream>
 
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
 #include "runner/match/game.h"
-#include "runner/match/game_pgn.h"
 #include "runner/match/time_control.h"
 #include "tests/unit/pgn/pgn_test_util.h"
 
@@ -22,7 +22,7 @@ MoveReply reply(const std::string& uci, std::optional<int> cp, int depth, std::i
   r.eval.score_cp = cp;
   r.eval.mate = mate;
   r.eval.depth = depth;
-  r.eval.time_ms = ms;
+  r.elapsed_ms = ms;
   return r;
 }
 
@@ -70,7 +70,7 @@ chess::PgnGame read_back(const GameRecord& rec) {
 
 }  // namespace
 
-TEST_CASE("PGN of a mate: roster first, tags, cutechess comments, reason last",
+TEST_CASE("PGN of a mate: roster first then tags and cutechess comments with the reason last",
           "[match][pgn]") {
   GameSetup s;
   s.white = "Alpha";
@@ -113,7 +113,7 @@ TEST_CASE("PGN of a mate: roster first, tags, cutechess comments, reason last",
   CHECK(rec.pgn.find("[Event \"Unit \\\"test\\\"\"]") != std::string::npos);
 }
 
-TEST_CASE("PGN from a FEN with Black to move, book moves and an opening source",
+TEST_CASE("PGN from a FEN with Black to move with book moves and an opening source",
           "[match][pgn]") {
   GameSetup s;
   s.white = "W";

@@ -1,6 +1,7 @@
+#include "runner/match/game.h"
+
 #include <catch2/catch.hpp>
 
-#include "runner/match/game.h"
 #include "runner/match/time_control.h"
 
 using namespace knightly::runner;
@@ -16,14 +17,14 @@ MoveReply move(const std::string& uci, std::optional<int> cp = 0, int depth = 5,
   r.eval.score_cp = cp;
   r.eval.depth = depth;
   r.eval.nodes = 1234;
-  r.eval.time_ms = ms;
+  r.elapsed_ms = ms;
   return r;
 }
 
 MoveReply status(MoveReply::Status s, std::int64_t ms = 10) {
   MoveReply r;
   r.status = s;
-  r.eval.time_ms = ms;
+  r.elapsed_ms = ms;
   return r;
 }
 
@@ -178,7 +179,9 @@ TEST_CASE("loss on time after the margin", "[match][game][fault]") {
   s.limits[Black].tc = *parse_time_control("1+0");
   s.limits[Black].time_margin_ms = 100;
   Game g = make(s);
-  g.on_reply(move("e2e4", 0, 5, 1000));  // exactly the time left: still in time
+  MoveReply claimed = move("e2e4", 0, 5, 1000);  // exactly the time left: still in time
+  claimed.eval.time_ms = 5000;  // what the engine says it used does not count, ours does
+  g.on_reply(claimed);
   REQUIRE_FALSE(g.finished());
   CHECK(g.moves()[0].clock_left_ms == 0);
   g.on_reply(move("e7e5", 0, 5, 1100));  // within Black's margin
@@ -232,7 +235,7 @@ TEST_CASE("go commands carry both clocks", "[match][game][clock]") {
   CHECK(g.moves()[0].nodes == 1234);
 }
 
-TEST_CASE("go commands: movestogo, movetime, depth, nodes, infinite", "[match][game][clock]") {
+TEST_CASE("go commands: movestogo movetime depth nodes infinite", "[match][game][clock]") {
   GameSetup rep = setup();
   rep.limits[White].tc = *parse_time_control("40/60");
   rep.limits[Black].tc = *parse_time_control("40/60");
@@ -299,7 +302,7 @@ TEST_CASE("opening moves are book moves the engines are told", "[match][game]") 
   CHECK(badfen.error().find("not a fen") != std::string::npos);
 }
 
-TEST_CASE("a start FEN is passed on; the initial position is startpos", "[match][game]") {
+TEST_CASE("a start FEN is passed on and the initial position is startpos", "[match][game]") {
   const std::string fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
   Game g = make(setup(fen));
   CHECK(g.next_command().start_fen == fen);
@@ -307,7 +310,8 @@ TEST_CASE("a start FEN is passed on; the initial position is startpos", "[match]
   CHECK(initial.next_command().start_fen.empty());
 }
 
-TEST_CASE("draw adjudication in a game; book moves do not count", "[match][game][adjudication]") {
+TEST_CASE("draw adjudication in a game where book moves do not count",
+          "[match][game][adjudication]") {
   GameSetup s = setup();
   s.adjudication.draw = {true, 2, 2, 10};
   Game g = make(s);
@@ -332,7 +336,7 @@ TEST_CASE("draw adjudication in a game; book moves do not count", "[match][game]
   CHECK_FALSE(shallow.finished());
 }
 
-TEST_CASE("resign adjudication in a game, one- and two-sided", "[match][game][adjudication]") {
+TEST_CASE("resign adjudication in a game one- and two-sided", "[match][game][adjudication]") {
   GameSetup s = setup();
   s.adjudication.resign = {true, 2, 500, false};
   Game g = make(s);

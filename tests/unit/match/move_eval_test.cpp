@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "runner/match/move_eval.h"
+
+#include <catch2/catch.hpp>
 
 using namespace knightly::runner;
 

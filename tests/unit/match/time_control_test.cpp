@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
-
 #include "runner/match/time_control.h"
+
+#include <catch2/catch.hpp>
 
 using namespace knightly::runner;
 
-TEST_CASE("tc strings parse into moves, base time and increment", "[match][tc]") {
+TEST_CASE("tc strings parse into moves and base time and increment", "[match][tc]") {
   struct Row {
     const char* text;
     int moves;
@@ -12,10 +12,9 @@ TEST_CASE("tc strings parse into moves, base time and increment", "[match][tc]")
     std::int64_t inc_ms;
   };
   const Row rows[] = {
-      {"40/60", 40, 60000, 0},         {"40/1:30+0.5", 40, 90000, 500},
-      {"60+0.6", 0, 60000, 600},       {"10+0.1", 0, 10000, 100},
-      {"0/10+0.1", 0, 10000, 100},     {"1:00", 0, 60000, 0},
-      {"0.5+0.01", 0, 500, 10},        {"120/7200+30", 120, 7200000, 30000},
+      {"40/60", 40, 60000, 0},   {"40/1:30+0.5", 40, 90000, 500},      {"60+0.6", 0, 60000, 600},
+      {"10+0.1", 0, 10000, 100}, {"0/10+0.1", 0, 10000, 100},          {"1:00", 0, 60000, 0},
+      {"0.5+0.01", 0, 500, 10},  {"120/7200+30", 120, 7200000, 30000},
   };
   for (const Row& r : rows) {
     INFO(r.text);
@@ -45,8 +44,8 @@ TEST_CASE("inf and the fixed-per-move forms parse", "[match][tc]") {
 }
 
 TEST_CASE("bad tc strings are errors that name the text", "[match][tc]") {
-  const char* bad[] = {"",      "abc",   "40/",  "/60",  "40/60+", "-5",  "60+x",
-                       "0",     "1:xx",  "40.5/60", "1..5", "40/0+1", "+1", "60+-1"};
+  const char* bad[] = {"",  "abc",  "40/",     "/60",  "40/60+", "-5", "60+x",
+                       "0", "1:xx", "40.5/60", "1..5", "40/0+1", "+1", "60+-1"};
   for (const char* text : bad) {
     INFO(text);
     auto tc = parse_time_control(text);
@@ -61,8 +60,8 @@ TEST_CASE("bad tc strings are errors that name the text", "[match][tc]") {
 
 TEST_CASE("tc strings format as cutechess prints them", "[match][tc]") {
   const std::pair<const char*, const char*> rows[] = {
-      {"40/60", "40/60"},   {"60+0.6", "60+0.6"},  {"40/1:30+0.5", "40/90+0.5"},
-      {"inf", "inf"},       {"0.1/move", "0.1/move"}, {"10+0.1", "10+0.1"},
+      {"40/60", "40/60"},     {"60+0.6", "60+0.6"},         {"40/1:30+0.5", "40/90+0.5"},
+      {"inf", "inf"},         {"0.1/move", "0.1/move"},     {"10+0.1", "10+0.1"},
       {"0/10+0.1", "10+0.1"}, {"0.25+0.005", "0.25+0.005"},
   };
   for (auto [in, out] : rows) {
@@ -77,7 +76,7 @@ TEST_CASE("tc strings format as cutechess prints them", "[match][tc]") {
   CHECK(format_seconds(1) == "0.001");
 }
 
-TEST_CASE("PGN TimeControl tag: tc form, or '-' without a clock", "[match][tc]") {
+TEST_CASE("PGN TimeControl tag: tc form or '-' without a clock", "[match][tc]") {
   Limits none;
   CHECK(pgn_time_control(none) == "-");
   Limits depth;

@@ -26,7 +26,7 @@ ResignAdjudication resign_config(int move_count, int score, bool two_sided) {
 }
 }  // namespace
 
-TEST_CASE("draw: M moves by each side within the bound, after move N", "[match][adjudication]") {
+TEST_CASE("draw: M moves by each side within the bound after move N", "[match][adjudication]") {
   DrawTracker t(draw_config(10, 3, 10));
   // Plies 1..5 within the bound: 5 plies is one short of 3 moves per side.
   for (int ply = 1; ply <= 5; ++ply) t.update(ply + 30, 0, false);
@@ -43,7 +43,7 @@ TEST_CASE("draw: not before move N even with a long streak", "[match][adjudicati
   CHECK(t.adjudicated());
 }
 
-TEST_CASE("draw: the bound is inclusive, one more resets", "[match][adjudication]") {
+TEST_CASE("draw: the bound is inclusive and one more resets", "[match][adjudication]") {
   DrawTracker at(draw_config(0, 2, 10));
   at.update(1, 10, false);
   at.update(2, -10, false);
