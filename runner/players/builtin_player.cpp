@@ -55,7 +55,8 @@ search::Limits builtin_limits(const GoCommand& cmd) {
 void set_report_score(int score, SearchReport& report) {
   if (search::is_mate_score(score)) {
     // as Stockfish prints it: mate in N moves, negative when being mated
-    report.mate = score > 0 ? (search::MateScore - score + 1) / 2 : -(search::MateScore + score) / 2;
+    report.mate =
+        score > 0 ? (search::MateScore - score + 1) / 2 : -(search::MateScore + score) / 2;
     report.score_cp.reset();
   } else {
     report.score_cp = score;
@@ -65,7 +66,9 @@ void set_report_score(int score, SearchReport& report) {
 
 BuiltinPlayer::BuiltinPlayer(EngineConfig config) : config_(std::move(config)) {}
 
-BuiltinPlayer::~BuiltinPlayer() { kill(); }
+BuiltinPlayer::~BuiltinPlayer() {
+  kill();
+}
 
 std::optional<std::string> BuiltinPlayer::start() {
   kill();
@@ -88,7 +91,9 @@ std::optional<std::string> BuiltinPlayer::start() {
   return std::nullopt;
 }
 
-bool BuiltinPlayer::alive() const { return worker_.joinable(); }
+bool BuiltinPlayer::alive() const {
+  return worker_.joinable();
+}
 
 void BuiltinPlayer::kill() {
   if (!worker_.joinable()) return;
@@ -113,7 +118,9 @@ bool BuiltinPlayer::new_game(std::chrono::milliseconds timeout) {
   return true;
 }
 
-std::vector<std::string> BuiltinPlayer::take_warnings() { return std::exchange(warnings_, {}); }
+std::vector<std::string> BuiltinPlayer::take_warnings() {
+  return std::exchange(warnings_, {});
+}
 
 void BuiltinPlayer::worker_loop() {
   std::unique_lock lock(mutex_);

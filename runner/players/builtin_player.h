@@ -5,8 +5,8 @@
 // Options are the engine's UCI options (Search=alphabeta, Eval=material+pst, Hash=16...),
 // applied through the engine's own option table.
 #include <atomic>
-#include <expected>
 #include <condition_variable>
+#include <expected>
 #include <memory>
 #include <mutex>
 #include <optional>

@@ -43,12 +43,12 @@ enum class ReplyStatus {
 
 struct GoReply {
   ReplyStatus status = ReplyStatus::Move;
-  std::string bestmove;          // raw text after "bestmove"
-  SearchReport last_info;        // last info line with a score (or the builtin's last iteration)
-  std::int64_t elapsed_ms = 0;   // measured by the runner: `go` written -> `bestmove` read
-  std::int64_t elapsed_us = 0;   // same, microseconds
-  std::string detail;            // for logs: exit status, last lines...
-  std::string ponder;            // "ponder" move of the bestmove line, "" if none
+  std::string bestmove;         // raw text after "bestmove"
+  SearchReport last_info;       // last info line with a score (or the builtin's last iteration)
+  std::int64_t elapsed_ms = 0;  // measured by the runner: `go` written -> `bestmove` read
+  std::int64_t elapsed_us = 0;  // same, microseconds
+  std::string detail;           // for logs: exit status, last lines...
+  std::string ponder;           // "ponder" move of the bestmove line, "" if none
   std::vector<std::string> info_strings;  // texts of `info string` lines (at most 64)
 };
 

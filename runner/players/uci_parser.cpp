@@ -6,7 +6,9 @@
 namespace knightly::runner::uci {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
@@ -40,7 +42,9 @@ class Tokens {
   int count_ = 0;
 };
 
-std::string where(const Tokens& t) { return " (token " + std::to_string(t.count()) + ")"; }
+std::string where(const Tokens& t) {
+  return " (token " + std::to_string(t.count()) + ")";
+}
 
 template <typename T>
 std::expected<T, std::string> number(Tokens& t, std::string_view key) {
@@ -57,9 +61,9 @@ std::expected<T, std::string> number(Tokens& t, std::string_view key) {
 // The keywords that end a move list (pv, refutation, currline).
 bool is_info_keyword(std::string_view tok) {
   static constexpr std::string_view keywords[] = {
-      "depth", "seldepth", "time",  "nodes",     "pv",         "multipv", "score",
-      "currmove", "currmovenumber", "hashfull", "nps", "tbhits",     "sbhits",  "cpuload",
-      "string", "refutation", "currline", "lowerbound", "upperbound", "cp", "mate"};
+      "depth",    "seldepth",       "time",     "nodes",      "pv",         "multipv", "score",
+      "currmove", "currmovenumber", "hashfull", "nps",        "tbhits",     "sbhits",  "cpuload",
+      "string",   "refutation",     "currline", "lowerbound", "upperbound", "cp",      "mate"};
   for (std::string_view k : keywords)
     if (tok == k) return true;
   return false;
@@ -184,8 +188,8 @@ std::expected<void, std::string> parse_info_into(std::string_view line, InfoLine
       std::string_view bound = t.peek();
       if (bound == "lowerbound" || bound == "upperbound") {
         t.next();
-        out.report.bound = bound == "lowerbound" ? SearchReport::Bound::Lower
-                                                 : SearchReport::Bound::Upper;
+        out.report.bound =
+            bound == "lowerbound" ? SearchReport::Bound::Lower : SearchReport::Bound::Upper;
       }
     } else if (key == "lowerbound") {
       out.report.bound = SearchReport::Bound::Lower;
@@ -210,8 +214,8 @@ std::expected<void, std::string> parse_info_into(std::string_view line, InfoLine
       break;
     } else if (key == "currmove") {
       t.next();
-    } else if (key == "currmovenumber" || key == "hashfull" || key == "tbhits" ||
-               key == "sbhits" || key == "cpuload") {
+    } else if (key == "currmovenumber" || key == "hashfull" || key == "tbhits" || key == "sbhits" ||
+               key == "cpuload") {
       auto v = number<std::int64_t>(t, key);
       if (!v) return std::unexpected(v.error());
     }
@@ -280,8 +284,7 @@ std::expected<OptionDecl, std::string> parse_option(std::string_view line) {
   if (out.name.empty()) return std::unexpected("option without a name");
   if (stop != "type") return std::unexpected("option '" + out.name + "' without a type");
   std::string_view type = t.next();
-  if (type != "check" && type != "spin" && type != "combo" && type != "button" &&
-      type != "string")
+  if (type != "check" && type != "spin" && type != "combo" && type != "button" && type != "string")
     return std::unexpected("option '" + out.name + "' has unknown type '" + std::string(type) +
                            "'");
   out.type.assign(type);
@@ -291,8 +294,9 @@ std::expected<OptionDecl, std::string> parse_option(std::string_view line) {
   while (!key.empty()) {
     bool known = false;
     for (std::string_view k : keys) known = known || key == k;
-    if (!known) return std::unexpected("option '" + out.name + "': unexpected '" +
-                                       std::string(key) + "'" + where(t));
+    if (!known)
+      return std::unexpected("option '" + out.name + "': unexpected '" + std::string(key) + "'" +
+                             where(t));
     std::string_view value = text_until(keys, stop);
     if (key == "default") {
       out.default_value.emplace(value);

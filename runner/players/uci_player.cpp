@@ -1,4 +1,6 @@
-#include "runner/players/asio.h"  // first: <utility> before Asio
+// clang-format off
+#include "runner/players/asio.h"  // first: <utility> before any Asio header
+// clang-format on
 
 #include "runner/players/uci_player.h"
 
@@ -8,13 +10,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <mutex>
-#include <thread>
-
 #include <boost/process/args.hpp>
 #include <boost/process/async_pipe.hpp>
 #include <boost/process/child.hpp>
@@ -26,6 +21,12 @@
 #include <boost/process/pipe.hpp>
 #include <boost/process/search_path.hpp>
 #include <boost/process/start_dir.hpp>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <thread>
 
 namespace knightly::runner {
 namespace {
@@ -55,8 +56,7 @@ struct DefaultSigpipeInChild : bp::extend::handler {
 std::string safe_file_name(const std::string& name) {
   std::string out = name.empty() ? std::string("engine") : name;
   for (char& c : out)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
-      c = '_';
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) c = '_';
   return out;
 }
 
@@ -64,7 +64,8 @@ std::string describe_status(int status) {
   if (WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) {
     const char* s = ::strsignal(WTERMSIG(status));
-    return "killed by signal " + std::to_string(WTERMSIG(status)) + (s ? std::string(" (") + s + ")" : "");
+    return "killed by signal " + std::to_string(WTERMSIG(status)) +
+           (s ? std::string(" (") + s + ")" : "");
   }
   return "status " + std::to_string(status);
 }
@@ -229,16 +230,15 @@ struct UciPlayer::Impl {
       }
     }
     reading = true;
-    from_engine->async_read_some(
-        boost::asio::buffer(rbuf.data() + rend, rbuf.size() - rend),
-        [this](const boost::system::error_code& ec, std::size_t n) {
-          reading = false;
-          rend += n;
-          if (ec) {
-            eof = true;
-            if (ec != boost::asio::error::eof) read_error = ec.message();
-          }
-        });
+    from_engine->async_read_some(boost::asio::buffer(rbuf.data() + rend, rbuf.size() - rend),
+                                 [this](const boost::system::error_code& ec, std::size_t n) {
+                                   reading = false;
+                                   rend += n;
+                                   if (ec) {
+                                     eof = true;
+                                     if (ec != boost::asio::error::eof) read_error = ec.message();
+                                   }
+                                 });
   }
 
   // The next complete line (valid until the next call), or why there is none.
@@ -340,10 +340,9 @@ struct UciPlayer::Impl {
 
     std::error_code ec;
     auto launch = [&](auto&&... extra) {
-      return std::make_unique<bp::child>(bp::exe = exe, bp::args = config.args,
-                                         bp::std_in < *to_engine, bp::std_out > *from_engine,
-                                         bp::std_err > err, bp::env = env,
-                                         DefaultSigpipeInChild{}, extra..., ec);
+      return std::make_unique<bp::child>(
+          bp::exe = exe, bp::args = config.args, bp::std_in<*to_engine, bp::std_out> * from_engine,
+          bp::std_err > err, bp::env = env, DefaultSigpipeInChild{}, extra..., ec);
     };
     try {
       child = config.workdir.empty() ? launch() : launch(bp::start_dir = config.workdir);
@@ -355,8 +354,9 @@ struct UciPlayer::Impl {
     if (ec || !child || !child->valid()) {
       child.reset();
       close_pipes();
-      return "cannot start " + config.command + (config.workdir.empty() ? "" : " in " + config.workdir) +
-             ": " + (error.empty() ? ec.message() : error);
+      return "cannot start " + config.command +
+             (config.workdir.empty() ? "" : " in " + config.workdir) + ": " +
+             (error.empty() ? ec.message() : error);
     }
     return std::nullopt;
   }
@@ -469,17 +469,18 @@ struct UciPlayer::Impl {
       }
     }
     if (!uciok) {
-      std::string why = w == Wait::Timeout
-                            ? "no uciok within " + std::to_string(options.startup_timeout.count()) +
-                                  " ms"
-                            : exit_detail("engine exited during the uci handshake");
+      std::string why =
+          w == Wait::Timeout
+              ? "no uciok within " + std::to_string(options.startup_timeout.count()) + " ms"
+              : exit_detail("engine exited during the uci handshake");
       kill_process();
       return config.name + ": " + why;
     }
     wbuf.clear();
     for (const auto& [oname, value] : config.options) {
-      auto it = std::find_if(engine_options.begin(), engine_options.end(),
-                             [&](const uci::OptionDecl& d) { return uci::option_name_equal(d.name, oname); });
+      auto it = std::find_if(
+          engine_options.begin(), engine_options.end(),
+          [&](const uci::OptionDecl& d) { return uci::option_name_equal(d.name, oname); });
       if (it == engine_options.end())
         warn(config.name + ": the engine does not list option '" + oname + "' (sent anyway)");
       wbuf += "setoption name ";
@@ -511,7 +512,8 @@ struct UciPlayer::Impl {
     wbuf = out_of_sync ? "stop\nucinewgame\nisready\n" : "ucinewgame\nisready\n";
     Wait w = write_all();
     if (w == Wait::Line) w = wait_for(uci::LineKind::ReadyOk);
-    if (w == Wait::Timeout) warn(config.name + ": no readyok within " + std::to_string(timeout.count()) + " ms");
+    if (w == Wait::Timeout)
+      warn(config.name + ": no readyok within " + std::to_string(timeout.count()) + " ms");
     if (w == Wait::Line) out_of_sync = false;
     return w == Wait::Line;
   }
@@ -617,10 +619,16 @@ struct UciPlayer::Impl {
 UciPlayer::UciPlayer(EngineConfig config, PlayerOptions options)
     : impl_(std::make_unique<Impl>(std::move(config), std::move(options))) {}
 
-UciPlayer::~UciPlayer() { impl_->quit(); }
+UciPlayer::~UciPlayer() {
+  impl_->quit();
+}
 
-const std::string& UciPlayer::name() const { return impl_->config.name; }
-std::optional<std::string> UciPlayer::start() { return impl_->start(); }
+const std::string& UciPlayer::name() const {
+  return impl_->config.name;
+}
+std::optional<std::string> UciPlayer::start() {
+  return impl_->start();
+}
 
 bool UciPlayer::alive() const {
   if (!impl_->child || impl_->eof) return false;
@@ -628,17 +636,35 @@ bool UciPlayer::alive() const {
   return impl_->child->running(ec);
 }
 
-bool UciPlayer::new_game(std::chrono::milliseconds timeout) { return impl_->new_game(timeout); }
+bool UciPlayer::new_game(std::chrono::milliseconds timeout) {
+  return impl_->new_game(timeout);
+}
 GoReply UciPlayer::go(const GoCommand& cmd, std::chrono::milliseconds deadline) {
   return impl_->go(cmd, deadline);
 }
-void UciPlayer::kill() { impl_->kill_process(); }
-void UciPlayer::quit() { impl_->quit(); }
-std::string UciPlayer::id_name() const { return impl_->name_from_engine; }
-std::string UciPlayer::id_author() const { return impl_->author_from_engine; }
-std::vector<std::string> UciPlayer::take_warnings() { return std::exchange(impl_->warnings, {}); }
-const std::vector<uci::OptionDecl>& UciPlayer::engine_options() const { return impl_->engine_options; }
-int UciPlayer::pid() const { return impl_->pid(); }
-std::uint64_t UciPlayer::garbage_lines() const { return impl_->garbage; }
+void UciPlayer::kill() {
+  impl_->kill_process();
+}
+void UciPlayer::quit() {
+  impl_->quit();
+}
+std::string UciPlayer::id_name() const {
+  return impl_->name_from_engine;
+}
+std::string UciPlayer::id_author() const {
+  return impl_->author_from_engine;
+}
+std::vector<std::string> UciPlayer::take_warnings() {
+  return std::exchange(impl_->warnings, {});
+}
+const std::vector<uci::OptionDecl>& UciPlayer::engine_options() const {
+  return impl_->engine_options;
+}
+int UciPlayer::pid() const {
+  return impl_->pid();
+}
+std::uint64_t UciPlayer::garbage_lines() const {
+  return impl_->garbage;
+}
 
 }  // namespace knightly::runner

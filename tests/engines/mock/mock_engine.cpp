@@ -67,7 +67,9 @@ void out(const std::string& s) {
   }
 }
 
-void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+void sleep_ms(int ms) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> t;
@@ -105,22 +107,38 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--crash-at-start") f.crash_at_start = true;
-    else if (a == "--crash-on-go") f.crash_on_go = std::atoi(value().c_str());
-    else if (a == "--stall-after-go") f.stall_after_go = true;
-    else if (a == "--illegal-move") f.illegal_move = true;
-    else if (a == "--unparsable-move") f.unparsable_move = true;
-    else if (a == "--garbage") f.garbage = true;
-    else if (a == "--slow-uciok") f.slow_uciok_ms = std::atoi(value().c_str());
-    else if (a == "--no-readyok") f.no_readyok = true;
-    else if (a == "--readyok-count") f.readyok_count = std::atoi(value().c_str());
-    else if (a == "--quit-delay") f.quit_delay_ms = std::atoi(value().c_str());
-    else if (a == "--info-flood") f.info_flood = std::atoi(value().c_str());
-    else if (a == "--delay") f.delay_ms = std::atoi(value().c_str());
-    else if (a == "--print-env") f.print_env = value();
-    else if (a == "--print-cwd") f.print_cwd = true;
-    else if (a == "--seed") f.seed = std::strtoull(value().c_str(), nullptr, 10);
-    else if (a == "--name") f.name = value();
+    if (a == "--crash-at-start")
+      f.crash_at_start = true;
+    else if (a == "--crash-on-go")
+      f.crash_on_go = std::atoi(value().c_str());
+    else if (a == "--stall-after-go")
+      f.stall_after_go = true;
+    else if (a == "--illegal-move")
+      f.illegal_move = true;
+    else if (a == "--unparsable-move")
+      f.unparsable_move = true;
+    else if (a == "--garbage")
+      f.garbage = true;
+    else if (a == "--slow-uciok")
+      f.slow_uciok_ms = std::atoi(value().c_str());
+    else if (a == "--no-readyok")
+      f.no_readyok = true;
+    else if (a == "--readyok-count")
+      f.readyok_count = std::atoi(value().c_str());
+    else if (a == "--quit-delay")
+      f.quit_delay_ms = std::atoi(value().c_str());
+    else if (a == "--info-flood")
+      f.info_flood = std::atoi(value().c_str());
+    else if (a == "--delay")
+      f.delay_ms = std::atoi(value().c_str());
+    else if (a == "--print-env")
+      f.print_env = value();
+    else if (a == "--print-cwd")
+      f.print_cwd = true;
+    else if (a == "--seed")
+      f.seed = std::strtoull(value().c_str(), nullptr, 10);
+    else if (a == "--name")
+      f.name = value();
     else {
       std::fprintf(stderr, "mock-engine: unknown flag %s\n", a.c_str());
       return 2;
@@ -227,8 +245,8 @@ int main(int argc, char** argv) {
         for (int from = 0; from < 64 && best.empty(); ++from)
           for (int to = 0; to < 64 && best.empty(); ++to) {
             if (from == to) continue;
-            std::string text = chess::square_name(chess::Square(from)) +
-                               chess::square_name(chess::Square(to));
+            std::string text =
+                chess::square_name(chess::Square(from)) + chess::square_name(chess::Square(to));
             if (!chess::parse_uci(pos, text)) best = text;
           }
       } else if (moves.empty()) {

@@ -1,12 +1,12 @@
 // BuiltinPlayer: the engine's search in-process on a worker thread, under every kind of limit.
-#include <catch2/catch.hpp>
+#include "runner/players/builtin_player.h"
 
+#include <catch2/catch.hpp>
 #include <chrono>
 
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
 #include "engine/search/search.h"
-#include "runner/players/builtin_player.h"
 #include "runner/players/player_factory.h"
 #include "runner/players/uci_player.h"
 #include "tests/integration/players/mock_paths.h"
@@ -139,10 +139,12 @@ TEST_CASE("builtin: search scores in UCI units", "[builtin]") {
 
 TEST_CASE("builtin: options apply, unknown names warn, bad values fail start", "[builtin]") {
   std::vector<std::string> warnings;
-  auto sc = builtin_search_config(
-      builtin({{"search", "negamax"}, {"Hash", "4"}, {"Threads", "1"}, {"Quiescence", "false"},
-               {"Eval", "material"}}),
-      warnings);
+  auto sc = builtin_search_config(builtin({{"search", "negamax"},
+                                           {"Hash", "4"},
+                                           {"Threads", "1"},
+                                           {"Quiescence", "false"},
+                                           {"Eval", "material"}}),
+                                  warnings);
   REQUIRE(sc);
   CHECK(sc->algorithm == search::Algorithm::Negamax);
   CHECK(sc->hash_mb == 4);

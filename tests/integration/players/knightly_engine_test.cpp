@@ -1,7 +1,6 @@
 // UciPlayer against our own engine program, knightly-engine.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"

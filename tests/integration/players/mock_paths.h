@@ -26,6 +26,8 @@ inline runner::EngineConfig mock_config(std::vector<std::string> args = {},
 }
 
 // True when no process with this pid exists any more (reaped, not a zombie of ours).
-inline bool process_gone(int pid) { return pid > 0 && ::kill(pid, 0) == -1 && errno == ESRCH; }
+inline bool process_gone(int pid) {
+  return pid > 0 && ::kill(pid, 0) == -1 && errno == ESRCH;
+}
 
 }  // namespace knightly::test

@@ -1,9 +1,10 @@
 // UciPlayer against real processes: the mock engine with each fault flag, and Stockfish.
-#include <catch2/catch.hpp>
+#include "runner/players/uci_player.h"
 
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -12,7 +13,6 @@
 
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
-#include "runner/players/uci_player.h"
 #include "tests/integration/players/mock_paths.h"
 
 using namespace knightly;
@@ -314,7 +314,8 @@ TEST_CASE("garbage output is ignored and the move still arrives", "[uci_player][
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("illegal and unparsable moves are returned for the match to judge", "[uci_player][faults]") {
+TEST_CASE("illegal and unparsable moves are returned for the match to judge",
+          "[uci_player][faults]") {
   UciPlayer ill(mock_config({"--illegal-move"}), quick_options());
   REQUIRE_FALSE(ill.start());
   GoReply a = ill.go(depth_one(), 2000ms);

@@ -1,11 +1,11 @@
 // The UCI line parser on lines as engines write them (UCI spec 2006 examples, Stockfish's
 // output) and on malformed ones.
-#include <catch2/catch.hpp>
+#include "runner/players/uci_parser.h"
 
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 
-#include "runner/players/uci_parser.h"
 #include "tests/test_data.h"
 
 using namespace knightly::runner;
@@ -60,7 +60,8 @@ TEST_CASE("Stockfish's info line with wdl, hashfull, tbhits and multipv", "[uci_
   CHECK(r->report.time_ms == 401);
   CHECK(r->report.pv.size() == 3);
   // Unknown tokens (Stockfish's `wdl a b c`) are skipped, as the spec asks.
-  auto w = parse_info("info depth 5 seldepth 6 multipv 1 score cp 35 wdl 77 912 11 nodes 100 pv e2e4");
+  auto w =
+      parse_info("info depth 5 seldepth 6 multipv 1 score cp 35 wdl 77 912 11 nodes 100 pv e2e4");
   REQUIRE(w);
   CHECK(w->report.score_cp == 35);
   CHECK(w->report.nodes == 100);
@@ -181,7 +182,8 @@ TEST_CASE("option declarations of every type", "[uci_parser]") {
   CHECK(spaced->type == "button");
   CHECK_FALSE(spaced->default_value);
 
-  auto combo = parse_option("option name Style type combo default Normal var Solid var Normal var Risky Play");
+  auto combo = parse_option(
+      "option name Style type combo default Normal var Solid var Normal var Risky Play");
   REQUIRE(combo);
   CHECK(combo->default_value == "Normal");
   CHECK(combo->vars == std::vector<std::string>{"Solid", "Normal", "Risky Play"});
