@@ -427,7 +427,7 @@ TEST_CASE("environment, working directory and stderr log are applied", "[uci_pla
   std::filesystem::remove_all(logs);
 }
 
-TEST_CASE("configured options are sent; unlisted ones warn", "[uci_player]") {
+TEST_CASE("configured options are sent, and unlisted ones warn", "[uci_player]") {
   EngineConfig c = mock_config();
   c.options = {{"hash", "32"}, {"Bogus Option", "1"}, {"Mock Style", "wild"}, {"Clear Hash", ""}};
   UciPlayer p(c, quick_options());
