@@ -89,8 +89,9 @@ std::string to_pgn(const GameRecord& record, const PgnHeader& header) {
     game.moves.push_back({*move, chess::to_san(pos, *move), move_comment(m)});
     pos.do_move(*move);
   }
-  if (!record.reason.empty() && !game.moves.empty()) {
-    std::string& c = game.moves.back().comment;
+  if (!record.reason.empty()) {
+    // cutechess: the reason joins the last move's comment, or stands alone before any move.
+    std::string& c = game.moves.empty() ? game.comment : game.moves.back().comment;
     c += c.empty() ? record.reason : ", " + record.reason;
   }
   tag("PlyCount", std::to_string(game.moves.size()));

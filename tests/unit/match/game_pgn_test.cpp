@@ -174,6 +174,12 @@ TEST_CASE("PGN of faults and interrupted games", "[match][pgn]") {
     CHECK(g.moves.back().comment == std::string("+0.20/4 0.10s, ") + row.reason);
   }
 
+  GameSetup first;
+  Game crashed = *Game::create(first);
+  crashed.on_reply(MoveReply{MoveReply::Status::Disconnected, "", {}, 5});
+  GameRecord none = crashed.record(info());
+  CHECK(read_back(none).comment == "White disconnects");
+
   GameSetup s;
   s.white = "W";
   s.black = "B";

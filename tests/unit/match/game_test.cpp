@@ -302,6 +302,15 @@ TEST_CASE("opening moves are book moves the engines are told", "[match][game]") 
   CHECK(badfen.error().find("not a fen") != std::string::npos);
 }
 
+TEST_CASE("an opening that ends the game leaves nothing to play", "[match][game]") {
+  GameSetup s = setup();
+  s.opening_uci = {"f2f3", "e7e5", "g2g4", "d8h4"};
+  Game g = make(s);
+  REQUIRE(g.finished());
+  CHECK(g.reason() == "Black mates");
+  CHECK(g.moves().size() == 4);
+}
+
 TEST_CASE("a start FEN is passed on and the initial position is startpos", "[match][game]") {
   const std::string fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
   Game g = make(setup(fen));
