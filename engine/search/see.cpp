@@ -28,7 +28,6 @@ int see(const chess::Position& pos, chess::Move m) {
   do {
     ++d;
     gain[d] = Value[attacker] - gain[d - 1];  // if the piece now on `to` is taken
-    if (std::max(-gain[d - 1], gain[d]) < 0) break;
     occ ^= from_set;
     stm = ~stm;
     Bitboard att = pos.attackers_to(to, occ) & occ & pos.pieces(stm);

@@ -1,0 +1,130 @@
+// Limits of one `go`: depth, nodes, movetime, clock (never losing on time), stop.
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "engine/search/time_manager.h"
+#include "search_test_util.h"
+
+using namespace knightly;
+using search::Algorithm;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+const char* const Middlegame = "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14";
+
+std::int64_t ms_since(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+}
+
+}  // namespace
+
+TEST_CASE("the time plan keeps the overhead reserve and spends more with more time") {
+  for (std::int64_t t : {1, 5, 10, 11, 50, 100, 1000, 60000, 3600000}) {
+    for (int mtg : {0, 1, 2, 40}) {
+      for (std::int64_t inc : {0, 100}) {
+        search::Limits l;
+        l.time_ms[chess::White] = t;
+        l.inc_ms[chess::White] = inc;
+        l.movestogo = mtg;
+        auto b = search::plan_time(l, chess::White);
+        INFO("time " << t << " movestogo " << mtg << " inc " << inc);
+        CHECK(b.hard_ms >= 1);
+        CHECK(b.soft_ms >= 1);
+        CHECK(b.soft_ms <= b.hard_ms);
+        if (t > search::OverheadMs + 1) CHECK(b.hard_ms <= t - search::OverheadMs);
+      }
+    }
+  }
+  search::Limits small, big;
+  small.time_ms[chess::Black] = 10000;
+  big.time_ms[chess::Black] = 100000;
+  CHECK(search::plan_time(small, chess::Black).soft_ms < search::plan_time(big, chess::Black).soft_ms);
+  // The other side's clock is not ours.
+  search::Limits other;
+  other.time_ms[chess::White] = 100;
+  other.time_ms[chess::Black] = 100000;
+  CHECK(search::plan_time(other, chess::White).hard_ms <= 90);
+  search::Limits inf;
+  inf.infinite = true;
+  CHECK_FALSE(search::plan_time(inf, chess::White).limited());
+}
+
+TEST_CASE("depth and node limits are obeyed") {
+  auto pos = test::fen(Middlegame);
+  search::SearchConfig c;
+  search::Search s(c);
+  search::Limits l;
+  l.depth = 5;
+  auto r = test::run(s, pos, l);
+  CHECK(r.info.depth == 5);
+  search::Limits n;
+  n.nodes = 5000;
+  s.new_game();
+  auto rn = test::run(s, pos, n);
+  CHECK(rn.info.nodes <= 5000 + 1);
+  CHECK(pos.is_legal(rn.best));
+  // No limit at all: the configured default depth.
+  c.default_depth = 3;
+  search::Search s3(c);
+  CHECK(test::run(s3, pos, {}).info.depth == 3);
+}
+
+TEST_CASE("movetime is respected by every depth-first algorithm") {
+  auto pos = test::fen(Middlegame);
+  for (auto a : {Algorithm::Minimax, Algorithm::Negamax, Algorithm::AlphaBeta, Algorithm::Mcts}) {
+    INFO("algorithm " << int(a));
+    search::SearchConfig c;
+    c.algorithm = a;
+    search::Search s(c);
+    search::Limits l;
+    l.movetime_ms = 100;
+    auto t0 = Clock::now();
+    auto r = test::run(s, pos, l);
+    auto took = ms_since(t0);
+    CHECK(pos.is_legal(r.best));
+    CHECK(took <= 100 + 40);  // slack for a loaded machine
+    CHECK(took >= 50);
+  }
+}
+
+TEST_CASE("a short clock never runs out") {
+  auto pos = test::fen(Middlegame);
+  for (std::int64_t t : {15, 50, 300}) {
+    search::SearchConfig c;
+    search::Search s(c);
+    search::Limits l;
+    l.time_ms[0] = l.time_ms[1] = t;
+    auto t0 = Clock::now();
+    auto r = test::run(s, pos, l);
+    auto took = ms_since(t0);
+    INFO("clock " << t << " took " << took);
+    CHECK(pos.is_legal(r.best));
+    CHECK(took < std::max<std::int64_t>(t - search::OverheadMs, 5));
+  }
+}
+
+TEST_CASE("stop ends an infinite search within a few milliseconds") {
+  auto pos = test::fen(Middlegame);
+  for (auto a : {Algorithm::Minimax, Algorithm::AlphaBeta, Algorithm::Mcts}) {
+    INFO("algorithm " << int(a));
+    search::SearchConfig c;
+    c.algorithm = a;
+    search::Search s(c);
+    search::Limits l;
+    l.infinite = true;
+    std::atomic<bool> stop{false};
+    Clock::time_point stopped_at;
+    std::thread stopper([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));
+      stopped_at = Clock::now();
+      stop = true;
+    });
+    auto r = s.go(pos, l, stop);
+    auto latency = ms_since(stopped_at);
+    stopper.join();
+    CHECK(pos.is_legal(r.best));
+    CHECK(latency <= 25);  // 5 ms on an idle machine; slack for a shared one
+  }
+}
