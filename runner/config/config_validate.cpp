@@ -4,6 +4,8 @@
 #include <cctype>
 #include <map>
 
+#include "engine/search/search.h"
+#include "engine/uci/options.h"
 #include "runner/config/closest_name.h"
 
 namespace knightly::runner {
@@ -13,30 +15,6 @@ namespace {
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-bool is_integer(const std::string& s) {
-  if (s.empty()) return false;
-  std::size_t i = (s[0] == '-') ? 1 : 0;
-  if (i == s.size()) return false;
-  return std::all_of(s.begin() + static_cast<long>(i), s.end(),
-                     [](char c) { return c >= '0' && c <= '9'; });
-}
-
-enum class Kind { Combo, Term, Spin, Check, String };
-
-const std::map<std::string, Kind>& option_kinds() {
-  static const std::map<std::string, Kind> kinds = {
-      {"search", Kind::Combo},          {"eval", Kind::Term},
-      {"hash", Kind::Spin},             {"iterativedeepening", Kind::Check},
-      {"moveordering", Kind::Check},    {"quiescence", Kind::Check},
-      {"shuffle", Kind::Check},         {"evalnoise", Kind::Spin},
-      {"randommargin", Kind::Spin},     {"seed", Kind::Spin},
-      {"ownbook", Kind::Check},         {"bookfile", Kind::String},
-      {"mctsevalplayouts", Kind::Check}, {"threads", Kind::Spin},
-      {"depth", Kind::Spin},
-  };
-  return kinds;
 }
 
 std::string engine_key(std::size_t i) { return "engine[" + std::to_string(i + 1) + "]"; }
@@ -51,50 +29,44 @@ ConfigError error(std::string key, std::string message) {
 }  // namespace
 
 const std::vector<std::string>& builtin_option_names() {
-  static const std::vector<std::string> names = {
-      "Search", "Eval", "Hash", "IterativeDeepening", "MoveOrdering", "Quiescence", "Shuffle",
-      "EvalNoise", "RandomMargin", "Seed", "OwnBook", "BookFile", "MctsEvalPlayouts", "Threads",
-      "Depth"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& spec : uci::option_specs())
+      if (spec.type != uci::OptionType::Button) out.push_back(spec.name);
+    return out;
+  }();
   return names;
 }
 
+// The engine's own option table decides (uci::apply_option, as the builtin player applies
+// them); this adds the closest valid name or value to its message.
 std::optional<std::string> check_builtin_option(const std::string& name, const std::string& value) {
-  auto it = option_kinds().find(lower(name));
-  if (it == option_kinds().end())
-    return "unknown builtin option '" + name + "'" + suggestion_text(name, builtin_option_names());
-  switch (it->second) {
-    case Kind::Combo: {
-      static const std::vector<std::string> searches = {"random", "greedy", "minimax",
-                                                        "negamax", "alphabeta", "mcts"};
-      if (std::find(searches.begin(), searches.end(), lower(value)) == searches.end())
-        return "Search '" + value + "' is not a search" + suggestion_text(value, searches);
-      break;
+  search::SearchConfig scratch;
+  const auto applied = uci::apply_option(scratch, name, value);
+  if (applied) return std::nullopt;
+  const uci::OptionSpec* spec = nullptr;
+  for (const auto& s : uci::option_specs())
+    if (lower(s.name) == lower(name) && s.type != uci::OptionType::Button) spec = &s;
+  if (!spec) return "unknown builtin option '" + name + "'" + suggestion_text(name, builtin_option_names());
+  std::string message = applied.error();
+  if (spec->type == uci::OptionType::Combo) {
+    if (auto best = closest_name(value, spec->values)) message += "; did you mean '" + *best + "'?";
+  } else if (lower(spec->name) == "eval") {
+    static const std::vector<std::string> terms = {"material", "pst", "tension", "mobility", "random"};
+    std::size_t start = 0;
+    while (start <= value.size()) {
+      auto plus = value.find('+', start);
+      if (plus == std::string::npos) plus = value.size();
+      const std::string term = lower(value.substr(start, plus - start));
+      if (std::find(terms.begin(), terms.end(), term) == terms.end())
+        if (auto best = closest_name(term, terms)) {
+          message += "; did you mean '" + *best + "'?";
+          break;
+        }
+      start = plus + 1;
     }
-    case Kind::Term: {
-      static const std::vector<std::string> terms = {"material", "pst", "tension", "mobility",
-                                                     "random"};
-      std::size_t start = 0;
-      while (true) {
-        const auto plus = value.find('+', start);
-        const std::string term = value.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
-        if (std::find(terms.begin(), terms.end(), lower(term)) == terms.end())
-          return "Eval term '" + term + "' is not an evaluation term" + suggestion_text(term, terms);
-        if (plus == std::string::npos) break;
-        start = plus + 1;
-      }
-      break;
-    }
-    case Kind::Spin:
-      if (!is_integer(value)) return "option " + name + " needs an integer, got '" + value + "'";
-      break;
-    case Kind::Check:
-      if (lower(value) != "true" && lower(value) != "false")
-        return "option " + name + " needs true or false, got '" + value + "'";
-      break;
-    case Kind::String:
-      break;
   }
-  return std::nullopt;
+  return message;
 }
 
 std::optional<ConfigError> validate_config(const Config& config) {

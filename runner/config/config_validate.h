@@ -14,8 +14,8 @@ namespace knightly::runner {
 
 std::optional<ConfigError> validate_config(const Config& config);
 
-// The options a builtin (in-process knightly-engine) configuration understands, as the UCI
-// front end lists them; names compare case-insensitively as UCI says.
+// The options a builtin (in-process knightly-engine) configuration understands: the UCI front
+// end's table (engine/uci/options.h); names compare case-insensitively as UCI says.
 const std::vector<std::string>& builtin_option_names();
 // Checks one builtin option name and value; the message suggests the closest valid name.
 std::optional<std::string> check_builtin_option(const std::string& name, const std::string& value);
