@@ -32,6 +32,7 @@ std::expected<Game, std::string> Game::create(const GameSetup& setup) {
     std::string fen = game.pos_.fen();
     game.setup_.start_fen = fen == chess::Position::StartFen ? "" : fen;
   }
+  game.check_rules();  // a start position may already be over
   std::size_t count =
       setup.opening_moves.empty() ? setup.opening_uci.size() : setup.opening_moves.size();
   for (std::size_t i = 0; i < count && !game.finished(); ++i) {

@@ -109,7 +109,8 @@ TEST_CASE("fifty moves from a FEN with halfmove clock 99", "[match][game]") {
 }
 
 TEST_CASE("insufficient material after a capture", "[match][game]") {
-  Game g = make(setup("8/8/8/4k3/8/8/3n4/4K3 w - - 0 1"));
+  Game g = make(setup("8/8/8/4k3/8/8/3n4/4K2b w - - 0 1"));
+  REQUIRE_FALSE(g.finished());  // K v K+N+B can still be mated
   play(g, {"e1d2"});
   REQUIRE(g.finished());
   CHECK(g.result() == Result::Draw);
@@ -309,6 +310,11 @@ TEST_CASE("an opening that ends the game leaves nothing to play", "[match][game]
   REQUIRE(g.finished());
   CHECK(g.reason() == "Black mates");
   CHECK(g.moves().size() == 4);
+
+  Game over = make(setup("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"));  // stalemated from the start
+  REQUIRE(over.finished());
+  CHECK(over.reason() == "Draw by stalemate");
+  CHECK(over.moves().empty());
 }
 
 TEST_CASE("a start FEN is passed on and the initial position is startpos", "[match][game]") {
