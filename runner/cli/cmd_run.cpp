@@ -26,6 +26,10 @@ std::expected<bool, std::string> common_flag(const std::string& flag, Args& args
     options.quiet = true;
     return true;
   }
+  if (flag == "--perf-stats") {
+    options.perf_stats = true;
+    return true;
+  }
   if (flag == "--log-dir") {
     auto v = args.value(flag);
     if (!v) return std::unexpected(v.error());

@@ -1,5 +1,7 @@
 #include "runner/cli/driver.h"
 
+#include <optional>
+
 namespace knightly::runner {
 
 GoCommand to_go_command(const MoveRequest& r) {
@@ -40,7 +42,9 @@ MoveReply to_move_reply(const GoReply& g) {
 }  // namespace
 
 void play_game(Game& game, Player& white, Player& black, const DriverOptions& options,
-               bool (*interrupted)()) {
+               bool (*interrupted)(), DriverStats* stats) {
+  using SteadyClock = std::chrono::steady_clock;
+  std::optional<SteadyClock::time_point> last_reply;
   Player* players[2] = {&white, &black};
   for (chess::Color c : {chess::White, chess::Black}) {
     if (game.finished()) break;
@@ -60,7 +64,14 @@ void play_game(Game& game, Player& white, Player& black, const DriverOptions& op
     std::chrono::milliseconds deadline =
         request.budget_ms ? std::chrono::milliseconds(*request.budget_ms) + options.stall_grace
                           : options.untimed_deadline;
-    GoReply reply = mover.go(to_go_command(request), deadline);
+    GoCommand command = to_go_command(request);
+    if (stats && last_reply)
+      stats->latency_ns.push_back(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - *last_reply)
+              .count());
+    GoReply reply = mover.go(command, deadline);
+    last_reply = SteadyClock::now();
+    if (stats) ++stats->moves;
     game.on_reply(to_move_reply(reply));
     // A faulty engine is killed here and restarted for its next game; the game is over.
     if (reply.status != ReplyStatus::Move || game.termination() == Termination::IllegalMove) {

@@ -3,6 +3,7 @@
 // the players (runner/players). Measured think times go into the game as values.
 #include <chrono>
 #include <cstdint>
+#include <vector>
 
 #include "runner/match/game.h"
 #include "runner/players/player.h"
@@ -17,15 +18,18 @@ struct DriverOptions {
   std::chrono::milliseconds ready_timeout{5000};
 };
 
+// The runner's own latency per move: from `go()` returning with a bestmove to the next
+// `go()` being called (match bookkeeping, move validation, command building).
 struct DriverStats {
   std::uint64_t moves = 0;
+  std::vector<std::int64_t> latency_ns;  // one entry per move after the first of a game
 };
 
 // Plays `game` to its end. A player that faults (disconnects, stalls, plays an illegal move,
 // does not answer isready) loses the game and is killed; the caller restarts it before its next
 // game. Stops early (game interrupted) when `interrupted()` turns true between moves.
 void play_game(Game& game, Player& white, Player& black, const DriverOptions& options,
-               bool (*interrupted)());
+               bool (*interrupted)(), DriverStats* stats = nullptr);
 
 // The players' command for a match request.
 GoCommand to_go_command(const MoveRequest& request);

@@ -1,5 +1,6 @@
 #include "runner/cli/executor.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,7 +23,7 @@
 #include "runner/cli/signals.h"
 #include "runner/config/engine_check.h"
 #include "runner/match/time_control.h"
-#include "runner/players/make_player.h"
+#include "runner/players/player_factory.h"
 #include "runner/stats/counts.h"
 #include "runner/stats/report.h"
 #include "runner/tournament/opening_book.h"
@@ -31,7 +32,7 @@
 namespace knightly::runner {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -60,16 +61,6 @@ std::string options_text(const EngineConfig& e) {
   std::string s;
   for (const auto& [k, v] : e.options) s += (s.empty() ? "" : " ") + k + "=" + v;
   return s;
-}
-
-std::string option_value(const EngineConfig& e, std::string_view name) {
-  for (const auto& [k, v] : e.options) {
-    if (k.size() == name.size() &&
-        std::equal(k.begin(), k.end(), name.begin(),
-                   [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
-      return v;
-  }
-  return "";
 }
 
 stats::Outcome outcome_for(const std::string& engine, const db::PairGame& g) {
@@ -103,12 +94,6 @@ struct TwoEngineTally {
     }
   }
 };
-
-std::string pct(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", x * 100.0);
-  return buf;
-}
 
 }  // namespace
 
@@ -254,6 +239,10 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
       }
     };
 
+    DriverStats perf;  // merged from the workers under `mu`
+    std::uint64_t plies_played = 0;
+    auto t_start = SteadyClock::now();
+
     PlayerOptions player_options;
     player_options.log_dir = opt.log_dir;
 
@@ -319,16 +308,21 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
         GameInfo info;
         info.event = cfg.tournament.name;
         info.start_time = db::utc_now_iso();
-        auto t0 = Clock::now();
-        play_game(*game, *players[sg.white], *players[sg.black], opt.driver, nullptr);
+        auto t0 = SteadyClock::now();
+        DriverStats game_stats;
+        play_game(*game, *players[sg.white], *players[sg.black], opt.driver, nullptr,
+                  opt.perf_stats ? &game_stats : nullptr);
         info.duration_ms =
-            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+            std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - t0).count();
         if (game->result() == Result::None) continue;  // interrupted: replayed on resume
         GameRecord record = game->record(info);
         store.insert_game(t.id, record, engine_ids[sg.white], engine_ids[sg.black]);
 
         std::lock_guard lock(mu);
         ++summary.games_played;
+        plies_played += game_stats.moves;
+        perf.latency_ns.insert(perf.latency_ns.end(), game_stats.latency_ns.begin(),
+                               game_stats.latency_ns.end());
         pgn_ready[k] = record.pgn;
         flush_pgn();
         if (two) {
@@ -374,6 +368,27 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
     }
 
     print_final_report(out, store, cfg, t, opt, summary, tally.games, tally.pairs);
+    if (opt.perf_stats) {
+      double wall = std::chrono::duration<double>(SteadyClock::now() - t_start).count();
+      rusage ru{};
+      getrusage(RUSAGE_SELF, &ru);
+      double cpu = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                   double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+      auto& l = perf.latency_ns;
+      std::sort(l.begin(), l.end());
+      auto at = [&](double q) { return l.empty() ? 0.0 : double(l[std::size_t(q * double(l.size() - 1))]) / 1000.0; };
+      char buf[512];
+      std::snprintf(buf, sizeof buf,
+                    "Runner: %d games, %llu engine moves in %.2f s (%.2f games/s); own CPU %.3f s "
+                    "(%.1f us per ply, %.2f ms per game); peak RSS %ld kB; added latency per "
+                    "move: median %.1f us, p99 %.1f us\n",
+                    summary.games_played, (unsigned long long)plies_played, wall,
+                    wall > 0 ? summary.games_played / wall : 0.0, cpu,
+                    plies_played ? cpu * 1e6 / double(plies_played) : 0.0,
+                    summary.games_played ? cpu * 1e3 / summary.games_played : 0.0, ru.ru_maxrss,
+                    at(0.5), at(0.99));
+      out << buf;
+    }
     if (summary.exit_code == ExitError) return summary;
     if (cfg.sprt.enabled && summary.sprt) {
       switch (summary.sprt->decision) {
