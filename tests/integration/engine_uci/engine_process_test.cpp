@@ -1,0 +1,343 @@
+// knightly-engine as a real subprocess over pipes (posix_spawn, no shell): the handshake,
+// options, positions, clocks, stop during infinite, garbage, quit, and the command line tools.
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <optional>
+#include <thread>
+#include <csignal>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+#include "engine/chess/notation.h"
+#include "engine/chess/position.h"
+#include "tests/test_data.h"
+
+extern char** environ;
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string engine_path() { return knightly::test::binary_dir() + "/engine/uci/knightly-engine"; }
+
+// One child process with its stdin and stdout connected to us.
+class Engine {
+ public:
+  explicit Engine(const std::vector<std::string>& args = {}) {
+    int in_pipe[2], out_pipe[2];
+    REQUIRE(::pipe(in_pipe) == 0);
+    REQUIRE(::pipe(out_pipe) == 0);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in_pipe[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
+    posix_spawn_file_actions_addclose(&fa, in_pipe[1]);
+    posix_spawn_file_actions_addclose(&fa, out_pipe[0]);
+    // Usage errors go to stderr; keep them out of the test log.
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    std::string path = engine_path();
+    std::vector<char*> argv{path.data()};
+    std::vector<std::string> copy = args;
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int rc = posix_spawn(&pid_, path.c_str(), &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(in_pipe[0]);
+    ::close(out_pipe[1]);
+    REQUIRE(rc == 0);
+    to_ = in_pipe[1];
+    from_ = out_pipe[0];
+    ::signal(SIGPIPE, SIG_IGN);
+  }
+  ~Engine() {
+    if (to_ >= 0) ::close(to_);
+    if (from_ >= 0) ::close(from_);
+    if (pid_ > 0 && !reaped_) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+
+  void send(const std::string& line) {
+    std::string s = line + "\n";
+    REQUIRE(::write(to_, s.data(), s.size()) == ssize_t(s.size()));
+  }
+  void close_input() {
+    ::close(to_);
+    to_ = -1;
+  }
+
+  // Next line, or nullopt after `timeout_ms` or at end of output.
+  std::optional<std::string> read_line(int timeout_ms) {
+    auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (true) {
+      if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
+        std::string line = buffer_.substr(0, nl);
+        buffer_.erase(0, nl + 1);
+        lines_.push_back(line);
+        return line;
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0 || eof_) return std::nullopt;
+      pollfd p{from_, POLLIN, 0};
+      if (::poll(&p, 1, int(left)) <= 0) continue;
+      char buf[4096];
+      ssize_t n = ::read(from_, buf, sizeof buf);
+      if (n <= 0)
+        eof_ = true;
+      else
+        buffer_.append(buf, std::size_t(n));
+    }
+  }
+  // Reads until a line starting with `prefix`; returns it ("" on timeout).
+  std::string expect(const std::string& prefix, int timeout_ms = 5000) {
+    auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (true) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) return "";
+      auto line = read_line(int(left));
+      if (!line) return "";
+      if (line->rfind(prefix, 0) == 0) return *line;
+    }
+  }
+  // Exit status after waiting up to timeout_ms; -1 if it did not exit.
+  int wait_exit(int timeout_ms) {
+    auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (Clock::now() < deadline) {
+      int status = 0;
+      pid_t r = ::waitpid(pid_, &status, WNOHANG);
+      if (r == pid_) {
+        reaped_ = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return -1;
+  }
+  const std::vector<std::string>& lines() const { return lines_; }
+  std::string all_output(int timeout_ms) {
+    while (read_line(timeout_ms)) {
+    }
+    std::string s;
+    for (const auto& l : lines_) s += l + "\n";
+    return s;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int to_ = -1, from_ = -1;
+  bool eof_ = false, reaped_ = false;
+  std::string buffer_;
+  std::vector<std::string> lines_;
+};
+
+std::vector<std::string> words(const std::string& s) {
+  std::vector<std::string> w;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::size_t j = s.find(' ', i);
+    if (j == std::string::npos) j = s.size();
+    if (j > i) w.push_back(s.substr(i, j - i));
+    i = j + 1;
+  }
+  return w;
+}
+
+// The bestmove's move, checked legal in `pos`.
+void check_legal_bestmove(const std::string& line, const knightly::chess::Position& pos) {
+  auto w = words(line);
+  REQUIRE(w.size() >= 2);
+  REQUIRE(w[0] == "bestmove");
+  INFO(line);
+  CHECK(knightly::chess::parse_uci(pos, w[1]).has_value());
+}
+
+knightly::chess::Position after(const std::string& fen, const std::vector<std::string>& moves) {
+  auto p = knightly::chess::Position::from_fen(fen);
+  REQUIRE(p);
+  for (const auto& m : moves) {
+    auto mv = knightly::chess::parse_uci(*p, m);
+    REQUIRE(mv);
+    p->do_move(*mv);
+  }
+  return *p;
+}
+
+}  // namespace
+
+TEST_CASE("handshake lists every option and answers isready") {
+  Engine e;
+  e.send("uci");
+  REQUIRE(e.expect("uciok") == "uciok");
+  std::string out;
+  for (const auto& l : e.lines()) out += l + "\n";
+  CHECK(out.find("id name Knightly") != std::string::npos);
+  for (const char* name : {"Search", "Eval", "Hash", "IterativeDeepening", "MoveOrdering", "Quiescence",
+                           "Shuffle", "EvalNoise", "RandomMargin", "Seed", "OwnBook", "BookFile", "MctsPlayout"})
+    CHECK(out.find(std::string("option name ") + name + " type ") != std::string::npos);
+  e.send("isready");
+  CHECK(e.expect("readyok") == "readyok");
+  e.send("quit");
+  CHECK(e.wait_exit(2000) == 0);
+}
+
+TEST_CASE("setoption and position with moves then go depth gives a legal bestmove for each algorithm") {
+  Engine e;
+  e.send("uci");
+  REQUIRE(!e.expect("uciok").empty());
+  const std::vector<std::string> moves = {"e2e4", "c7c5", "g1f3", "d7d6", "d2d4"};
+  auto pos = after(std::string(knightly::chess::Position::StartFen), moves);
+  for (const char* algo : {"random", "greedy", "minimax", "negamax", "alphabeta", "mcts"}) {
+    INFO(algo);
+    e.send(std::string("setoption name search value ") + algo);  // names are case-insensitive
+    e.send("setoption name Seed value 42");
+    e.send("ucinewgame");
+    e.send("isready");
+    REQUIRE(e.expect("readyok") == "readyok");
+    e.send("position startpos moves e2e4 c7c5 g1f3 d7d6 d2d4");
+    e.send(std::string("go ") + (std::string(algo) == "mcts" ? "nodes 300" : "depth 3"));
+    std::string best = e.expect("bestmove", 20000);
+    check_legal_bestmove(best, pos);
+  }
+  // Info lines carry the fields a GUI reads.
+  bool saw_info = false;
+  for (const auto& l : e.lines())
+    if (l.rfind("info depth", 0) == 0 && l.find(" score ") != std::string::npos &&
+        l.find(" nodes ") != std::string::npos && l.find(" nps ") != std::string::npos &&
+        l.find(" time ") != std::string::npos && l.find(" pv ") != std::string::npos &&
+        l.find(" seldepth ") != std::string::npos)
+      saw_info = true;
+  CHECK(saw_info);
+  e.send("quit");
+  CHECK(e.wait_exit(2000) == 0);
+}
+
+TEST_CASE("go with a clock answers well inside the time left") {
+  Engine e;
+  e.send("uci");
+  REQUIRE(!e.expect("uciok").empty());
+  e.send("position fen r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14");
+  for (int wtime : {60, 300, 2000}) {
+    e.send("isready");
+    REQUIRE(!e.expect("readyok").empty());
+    auto t0 = Clock::now();
+    e.send("go wtime " + std::to_string(wtime) + " btime 5000 winc 0 binc 0");
+    std::string best = e.expect("bestmove", 10000);
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+    INFO("wtime " << wtime << " took " << ms);
+    check_legal_bestmove(best, after("r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14", {}));
+    CHECK(ms < wtime - 10 + 15);  // 10 ms reserve; a little slack for pipe latency
+  }
+  e.send("quit");
+  CHECK(e.wait_exit(2000) == 0);
+}
+
+TEST_CASE("stop during go infinite answers bestmove promptly and isready works while searching") {
+  Engine e;
+  e.send("uci");
+  REQUIRE(!e.expect("uciok").empty());
+  e.send("position startpos moves d2d4");
+  e.send("go infinite");
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto t_ready = Clock::now();
+  e.send("isready");
+  REQUIRE(e.expect("readyok", 2000) == "readyok");
+  CHECK(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t_ready).count() < 100);
+  for (const auto& l : e.lines()) CHECK(l.rfind("bestmove", 0) != 0);  // not before stop
+  auto t0 = Clock::now();
+  e.send("stop");
+  std::string best = e.expect("bestmove", 2000);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+  check_legal_bestmove(best, after(std::string(knightly::chess::Position::StartFen), {"d2d4"}));
+  CHECK(ms < 50);  // 5 ms after the next node check on an idle machine
+  e.send("quit");
+  CHECK(e.wait_exit(2000) == 0);
+}
+
+TEST_CASE("garbage commands and bad values are reported as info string and ignored") {
+  Engine e;
+  e.send("uci");
+  REQUIRE(!e.expect("uciok").empty());
+  e.send("hello engine");
+  CHECK(e.expect("info string").find("unknown command") != std::string::npos);
+  e.send("setoption name Hash value -5");
+  CHECK(e.expect("info string").find("Hash") != std::string::npos);
+  e.send("setoption name Eval value material+nonsense");
+  CHECK(e.expect("info string").find("nonsense") != std::string::npos);
+  e.send("setoption name Bogus value 1");
+  CHECK(e.expect("info string").find("Bogus") != std::string::npos);
+  e.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4");
+  e.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+  CHECK(e.expect("info string error:").size() > 0);
+  e.send("position startpos moves e2e5");
+  CHECK(e.expect("info string error:").size() > 0);
+  e.send("go depth banana");
+  CHECK(e.expect("info string").find("depth") != std::string::npos);
+  // The previous good position (after e2e4) is still the one searched: Black to move.
+  std::string best = e.expect("bestmove", 10000);
+  check_legal_bestmove(best, after(std::string(knightly::chess::Position::StartFen), {"e2e4"}));
+  e.send("");
+  e.send("   ");
+  e.send("isready");
+  CHECK(e.expect("readyok") == "readyok");
+  e.send("quit");
+  CHECK(e.wait_exit(2000) == 0);
+}
+
+TEST_CASE("no legal move gives bestmove 0000; end of input quits cleanly") {
+  Engine e;
+  e.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+  e.send("go depth 4");
+  CHECK(e.expect("bestmove", 5000) == "bestmove 0000");
+  e.close_input();
+  CHECK(e.wait_exit(3000) == 0);
+}
+
+TEST_CASE("go perft prints a divide and Stockfish's total line") {
+  Engine e;
+  e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+  e.send("go perft 3");
+  std::string total = e.expect("Nodes searched:", 10000);
+  CHECK(total == "Nodes searched: 97862");  // perft.epd
+  int divide_lines = 0;
+  for (const auto& l : e.lines())
+    if (l.find(": ") != std::string::npos && l.rfind("Nodes", 0) != 0) ++divide_lines;
+  CHECK(divide_lines == 48);
+  e.send("quit");
+  CHECK(e.wait_exit(2000) == 0);
+}
+
+TEST_CASE("command line: perft N FEN and a deterministic bench") {
+  {
+    Engine e({"perft", "4"});
+    std::string out = e.all_output(20000);
+    CHECK(out.find("\nNodes searched: 197281\n") != std::string::npos);
+    CHECK(out.find("e2e4: 13160\n") != std::string::npos);
+    CHECK(out.find("Nodes/second: ") != std::string::npos);
+    CHECK(e.wait_exit(2000) == 0);
+  }
+  {
+    Engine e({"perft", "2", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8", "w", "-", "-", "0", "1"});
+    CHECK(e.all_output(20000).find("Nodes searched: 191\n") != std::string::npos);
+  }
+  {
+    Engine e({"perft", "2", "not-a-fen"});
+    e.all_output(5000);
+    CHECK(e.wait_exit(2000) == 2);
+  }
+  auto bench_nodes = [] {
+    Engine e({"bench", "4"});
+    std::string out = e.all_output(60000);
+    auto p = out.find("Nodes searched: ");
+    REQUIRE(p != std::string::npos);
+    CHECK(out.find("Nodes/second: ") != std::string::npos);
+    CHECK(e.wait_exit(2000) == 0);
+    return out.substr(p, out.find('\n', p) - p);
+  };
+  CHECK(bench_nodes() == bench_nodes());
+}
