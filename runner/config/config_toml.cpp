@@ -11,7 +11,7 @@
 #include "runner/config/closest_name.h"
 #include "runner/config/config_paths.h"
 #include "runner/config/config_validate.h"
-#include "runner/config/time_control_text.h"
+#include "runner/match/time_control.h"
 
 namespace knightly::runner {
 
@@ -157,7 +157,7 @@ class TomlParser {
   // tc / st / depth / nodes / time_margin of [tournament] or one [[engine]].
   void limits(const toml::table& t, const std::string& prefix, Limits& out) {
     if (auto tc = str(t, "tc", join(prefix, "tc"))) {
-      auto parsed = parse_tc_text(*tc);
+      auto parsed = parse_time_control(*tc);
       if (!parsed) fail(where_[join(prefix, "tc")], join(prefix, "tc"), parsed.error());
       out.tc = *parsed;
     }

@@ -8,7 +8,7 @@
 #include "runner/config/closest_name.h"
 #include "runner/config/config_paths.h"
 #include "runner/config/config_validate.h"
-#include "runner/config/time_control_text.h"
+#include "runner/match/time_control.h"
 
 namespace knightly::runner {
 
@@ -84,15 +84,13 @@ void apply_engine_word(const std::string& flag, const std::string& word, EngineC
     e.builtin = true;
     if (e.name.empty()) e.name = value;
   } else if (key == "tc") {
-    auto tc = parse_tc_text(value);
+    auto tc = parse_time_control(value);
     if (!tc) fail(flag, "tc: " + tc.error());
     e.limits.tc = *tc;
   } else if (key == "st") {
-    auto ms = parse_seconds_text(value);
-    if (!ms || *ms <= 0) fail(flag, "st: '" + value + "' is not a positive number of seconds");
-    TimeControl tc;
-    tc.movetime_ms = *ms;
-    e.limits.tc = tc;
+    auto tc = parse_move_time(value);
+    if (!tc) fail(flag, "st: " + tc.error());
+    e.limits.tc = *tc;
   } else if (key == "depth") e.limits.depth = static_cast<int>(to_int(flag, key, value, 1, 1000));
   else if (key == "nodes") e.limits.nodes = static_cast<std::uint64_t>(to_int(flag, key, value, 1, INT64_MAX));
   else if (key == "timemargin") e.limits.time_margin_ms = to_int(flag, key, value, 0, 3'600'000);

@@ -239,6 +239,16 @@ TEST_CASE("fewer than two engines") {
   CHECK(none.message.find("found 0") != std::string::npos);
 }
 
+TEST_CASE("time controls in the forms cutechess users write") {
+  auto c = parse_config_toml("[tournament]\ntc = \"1:30+1\"\n[[engine]]\nname = \"a\"\ncommand = \"x\"\n"
+                             "tc = \"0.1/move\"\n[[engine]]\nname = \"b\"\ncommand = \"y\"\ntc = \"inf\"\n");
+  REQUIRE(c.has_value());
+  CHECK(c->tournament.defaults.tc->time_ms == 90000);
+  CHECK(c->tournament.defaults.tc->increment_ms == 1000);
+  CHECK(c->engines[0].limits.tc->movetime_ms == 100);
+  CHECK(c->engines[1].limits.tc->infinite);
+}
+
 TEST_CASE("a bad time control names the key and the text") {
   auto e = error_of("[tournament]\ntc = \"40/abc\"\n" + two_engines);
   CHECK(e.key == "tournament.tc");
