@@ -15,14 +15,20 @@ std::string directory_of(const std::string& file) {
   return std::filesystem::path(file).parent_path().string();
 }
 
+void resolve_engine_paths(EngineConfig& engine, const std::string& base_dir) {
+  engine.workdir = resolve_path(base_dir, engine.workdir);
+  // A bare name is searched in PATH like execvp does; a path with '/' is a file.
+  if (engine.command.find('/') == std::string::npos) return;
+  engine.command = resolve_path(engine.workdir.empty() ? base_dir : engine.workdir, engine.command);
+  // The child changes to its workdir before exec: a relative program path would then be taken
+  // from there, so anchor it to the current directory now.
+  if (!engine.workdir.empty() && std::filesystem::path(engine.command).is_relative())
+    engine.command = std::filesystem::absolute(engine.command).lexically_normal().string();
+}
+
 void resolve_config_paths(Config& config, const std::string& base_dir) {
   config.base_dir = base_dir;
-  for (auto& engine : config.engines) {
-    engine.workdir = resolve_path(base_dir, engine.workdir);
-    // A bare name is searched in PATH like execvp does; a path with '/' is a file.
-    if (engine.command.find('/') != std::string::npos)
-      engine.command = resolve_path(engine.workdir.empty() ? base_dir : engine.workdir, engine.command);
-  }
+  for (auto& engine : config.engines) resolve_engine_paths(engine, base_dir);
   config.openings.file = resolve_path(base_dir, config.openings.file);
 }
 

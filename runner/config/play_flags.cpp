@@ -305,8 +305,7 @@ std::expected<EngineConfig, ConfigError> parse_engine_spec(std::string_view spec
     for (const auto& [name, value] : e.options)
       if (auto problem = check_builtin_option(name, value))
         return std::unexpected(ConfigError{"", 0, 0, "SPEC", *problem});
-  if (!e.workdir.empty() && e.command.find('/') != std::string::npos)
-    e.command = resolve_path(e.workdir, e.command);
+  resolve_engine_paths(e, "");
   return e;
 }
 

@@ -2,6 +2,8 @@
 // its file:line:column and key.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "runner/config/config_toml.h"
 
 using namespace knightly::runner;
@@ -168,6 +170,14 @@ database = "out/k.db"
   CHECK(c->engines[2].command == "/opt/w/sub/eng");
   CHECK(c->output.database == "out/k.db");  // outputs stay relative to the current directory
   CHECK(c->base_dir == "/home/u/cfg");
+
+  // Relative config path and relative workdir: the program path is made absolute, because the
+  // engine process changes into its workdir before it is exec'd.
+  auto rel = parse_config_toml("[[engine]]\nname = \"a\"\ncommand = \"./e\"\nworkdir = \"w\"\ndepth = 1\n"
+                               "[[engine]]\nname = \"b\"\nbuiltin = true\n", "cfg/t.toml");
+  REQUIRE(rel.has_value());
+  CHECK(rel->engines[0].workdir == "cfg/w");
+  CHECK(rel->engines[0].command == (std::filesystem::current_path() / "cfg/w/e").string());
 }
 
 TEST_CASE("malformed TOML names the file, line and column") {
