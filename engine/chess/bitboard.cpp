@@ -2,6 +2,10 @@
 
 #include <cstdlib>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
 namespace knightly::chess::detail {
 
 namespace {
@@ -37,7 +41,8 @@ struct Prng {
 };
 
 // Finds magics for one slider kind, filling `table` (Stockfish's "fancy" layout).
-void init_magics(Magic (&magics)[64], Bitboard* table, const int (&deltas)[4][2]) {
+void init_magics(Magic (&magics)[64], Bitboard* table, Bitboard* pext_table,
+                 const int (&deltas)[4][2]) {
   static constexpr std::uint64_t Seeds[8] = {728, 10316, 55013, 32803, 12281, 15100, 16645, 255};
   Bitboard occupancy[4096], reference[4096];
   int epoch[4096] = {}, cnt = 0;
@@ -50,12 +55,15 @@ void init_magics(Magic (&magics)[64], Bitboard* table, const int (&deltas)[4][2]
     m.mask = sliding_attack(deltas, sq, 0) & ~edges;
     m.shift = unsigned(64 - popcount(m.mask));
     m.attacks = next_table;
-    // Carry-rippler enumeration of every subset of the mask.
+    m.pext_attacks = pext_table + (next_table - table);
+    // Carry-rippler enumeration of every subset of the mask; it visits the subsets in the
+    // order of their pext() index, which fills the PEXT table directly.
     int size = 0;
     Bitboard b = 0;
     do {
       occupancy[size] = b;
       reference[size] = sliding_attack(deltas, sq, b);
+      pext_table[(next_table - table) + size] = reference[size];
       ++size;
       b = (b - m.mask) & m.mask;
     } while (b);
@@ -77,6 +85,24 @@ void init_magics(Magic (&magics)[64], Bitboard* table, const int (&deltas)[4][2]
   }
 }
 
+void detect_cpu(bool& popcnt, bool& fast_pext) {
+  popcnt = fast_pext = false;
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  popcnt = __builtin_cpu_supports("popcnt");
+  bool bmi2 = __builtin_cpu_supports("bmi2");
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  unsigned family = 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+    family = (eax >> 8) & 0xF;
+    if (family == 0xF) family += (eax >> 20) & 0xFF;
+  }
+  // AMD implements PEXT in microcode before Zen 3 (family 0x19): far slower than magics.
+  bool slow_pext = __builtin_cpu_is("amd") && family < 0x19;
+  fast_pext = popcnt && bmi2 && !slow_pext;
+#endif
+}
+
 }  // namespace
 
 Tables::Tables() {
@@ -95,8 +121,9 @@ Tables::Tables() {
     knight[s] = n;
     king[s] = k;
   }
-  init_magics(rook, rook_table, RookDeltas);
-  init_magics(bishop, bishop_table, BishopDeltas);
+  init_magics(rook, rook_table, rook_pext_table, RookDeltas);
+  init_magics(bishop, bishop_table, bishop_pext_table, BishopDeltas);
+  detect_cpu(has_popcnt, fast_pext);
   for (int a = 0; a < 64; ++a)
     for (int b = 0; b < 64; ++b) {
       Square sa = Square(a), sb = Square(b);

@@ -44,7 +44,8 @@ namespace detail {
 struct Magic {
   Bitboard mask = 0;
   Bitboard magic = 0;
-  const Bitboard* attacks = nullptr;
+  const Bitboard* attacks = nullptr;       // indexed by the magic product
+  const Bitboard* pext_attacks = nullptr;  // the same attacks indexed by pext(occupied, mask)
   unsigned shift = 0;
   unsigned index(Bitboard occupied) const {
     return unsigned(((occupied & mask) * magic) >> shift);
@@ -62,6 +63,11 @@ struct Tables {
   Bitboard line[64][64];     // the full line through two aligned squares, 0 otherwise
   Bitboard rook_table[0x19000];
   Bitboard bishop_table[0x1480];
+  Bitboard rook_pext_table[0x19000];
+  Bitboard bishop_pext_table[0x1480];
+  // What this CPU offers, found once at start-up (x86-64 only; false elsewhere).
+  bool has_popcnt = false;
+  bool fast_pext = false;  // BMI2 present and not microcoded (AMD before Zen 3)
 };
 
 extern const Tables tables;
@@ -81,6 +87,37 @@ inline Bitboard rook_attacks(Square s, Bitboard occupied) {
 }
 inline Bitboard queen_attacks(Square s, Bitboard occupied) {
   return bishop_attacks(s, occupied) | rook_attacks(s, occupied);
+}
+
+// Slider lookups for the move generator, which is instantiated once per lookup kind. The
+// PEXT kind may only run when detail::tables.fast_pext is true.
+enum class Lookup { Magic, Pext };
+
+inline Bitboard pext(Bitboard b, Bitboard mask) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  // Inline assembly so no BMI2 compiler flag is needed; only executed after the CPU check.
+  Bitboard r;
+  asm("pextq %2, %1, %0" : "=r"(r) : "r"(b), "r"(mask));
+  return r;
+#else
+  Bitboard r = 0;
+  for (Bitboard bit = 1; mask; bit <<= 1, mask &= mask - 1)
+    if (b & mask & -mask) r |= bit;
+  return r;
+#endif
+}
+
+template <Lookup L>
+inline Bitboard bishop_attacks(Square s, Bitboard occupied) {
+  const detail::Magic& m = detail::tables.bishop[s];
+  if constexpr (L == Lookup::Pext) return m.pext_attacks[pext(occupied, m.mask)];
+  else return m.attacks[m.index(occupied)];
+}
+template <Lookup L>
+inline Bitboard rook_attacks(Square s, Bitboard occupied) {
+  const detail::Magic& m = detail::tables.rook[s];
+  if constexpr (L == Lookup::Pext) return m.pext_attacks[pext(occupied, m.mask)];
+  else return m.attacks[m.index(occupied)];
 }
 // Between a and b exclusive, with b included (so a check mask includes the checker).
 inline Bitboard between_bb(Square a, Square b) { return detail::tables.between[a][b]; }

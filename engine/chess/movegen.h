@@ -48,21 +48,21 @@ struct CountSink {
 
 // Squares attacked by `them`, with our king removed from the occupancy so that it cannot
 // hide behind itself from a slider.
-template <Color Them>
+template <Color Them, Lookup L = Lookup::Magic>
 inline Bitboard attacked_squares(const Position& pos, Bitboard occupied) {
   Bitboard att = pawn_attacks_bb<Them>(pos.pieces(Them, Pawn));
   Bitboard b = pos.pieces(Them, Knight);
   while (b) att |= knight_attacks(pop_lsb(b));
   b = pos.pieces(Them, Bishop) | pos.pieces(Them, Queen);
-  while (b) att |= bishop_attacks(pop_lsb(b), occupied);
+  while (b) att |= bishop_attacks<L>(pop_lsb(b), occupied);
   b = pos.pieces(Them, Rook) | pos.pieces(Them, Queen);
-  while (b) att |= rook_attacks(pop_lsb(b), occupied);
+  while (b) att |= rook_attacks<L>(pop_lsb(b), occupied);
   att |= king_attacks(pos.king_square(Them));
   return att;
 }
 
 // True when `us` capturing en passant from `from` to `ep` leaves our king safe.
-template <Color Us>
+template <Color Us, Lookup L = Lookup::Magic>
 inline bool en_passant_safe(const Position& pos, Square from, Square ep) {
   constexpr Color Them = ~Us;
   Square ksq = pos.king_square(Us);
@@ -71,15 +71,17 @@ inline bool en_passant_safe(const Position& pos, Square from, Square ep) {
   Bitboard their = pos.pieces(Them) & ~square_bb(cap);
   Bitboard rq = (pos.pieces(Rook) | pos.pieces(Queen)) & their;
   Bitboard bq = (pos.pieces(Bishop) | pos.pieces(Queen)) & their;
-  if (rook_attacks(ksq, occ) & rq) return false;
-  if (bishop_attacks(ksq, occ) & bq) return false;
+  if (rook_attacks<L>(ksq, occ) & rq) return false;
+  if (bishop_attacks<L>(ksq, occ) & bq) return false;
   if (knight_attacks(ksq) & pos.pieces(Them, Knight)) return false;
   if (pawn_attacks(Us, ksq) & pos.pieces(Them, Pawn) & ~square_bb(cap)) return false;
   return true;
 }
 
-template <Color Us, Mode M, class Sink>
-inline void generate(const Position& pos, Sink& sink) {
+// Always inlined so that a caller compiled for a richer instruction set (perft's POPCNT
+// build) gets the whole generator compiled that way too.
+template <Color Us, Mode M, Lookup L = Lookup::Magic, class Sink>
+__attribute__((always_inline)) inline void generate(const Position& pos, Sink& sink) {
   constexpr Color Them = ~Us;
   constexpr int Up = Us == White ? 8 : -8;
   constexpr int UpLeft = Us == White ? 7 : -9;
@@ -92,7 +94,7 @@ inline void generate(const Position& pos, Sink& sink) {
   const Square ksq = pos.king_square(Us);
 
   // King moves first: they need only the attacked-squares map.
-  const Bitboard danger = attacked_squares<Them>(pos, occ ^ square_bb(ksq));
+  const Bitboard danger = attacked_squares<Them, L>(pos, occ ^ square_bb(ksq));
   Bitboard king_targets = king_attacks(ksq) & ~us & ~danger;
   if constexpr (M == Mode::Captures) king_targets &= them;
   sink.piece_moves(ksq, king_targets);
@@ -101,14 +103,14 @@ inline void generate(const Position& pos, Sink& sink) {
   const Bitboard their_bq = (pos.pieces(Bishop) | pos.pieces(Queen)) & them;
   const Bitboard checkers = (pawn_attacks(Us, ksq) & pos.pieces(Them, Pawn)) |
                             (knight_attacks(ksq) & pos.pieces(Them, Knight)) |
-                            (rook_attacks(ksq, occ) & their_rq) |
-                            (bishop_attacks(ksq, occ) & their_bq);
+                            (rook_attacks<L>(ksq, occ) & their_rq) |
+                            (bishop_attacks<L>(ksq, occ) & their_bq);
   if (more_than_one(checkers)) return;
   const Bitboard check_mask = checkers ? between_bb(ksq, lsb(checkers)) : ~Bitboard(0);
 
   // Pinned pieces: ours alone between our king and an enemy slider on a line with it.
   Bitboard pinned = 0;
-  Bitboard snipers = (rook_attacks(ksq, 0) & their_rq) | (bishop_attacks(ksq, 0) & their_bq);
+  Bitboard snipers = (rook_attacks<L>(ksq, 0) & their_rq) | (bishop_attacks<L>(ksq, 0) & their_bq);
   while (snipers) {
     Square s = pop_lsb(snipers);
     Bitboard b = between_bb(ksq, s) & ~square_bb(s) & occ;
@@ -169,7 +171,7 @@ inline void generate(const Position& pos, Sink& sink) {
         Bitboard attackers = pawn_attacks(Them, ep) & pawns;
         while (attackers) {
           Square from = pop_lsb(attackers);
-          if (en_passant_safe<Us>(pos, from, ep)) sink.add(Move(from, ep, Move::EnPassant));
+          if (en_passant_safe<Us, L>(pos, from, ep)) sink.add(Move(from, ep, Move::EnPassant));
         }
       }
     }
@@ -184,7 +186,7 @@ inline void generate(const Position& pos, Sink& sink) {
   b = (pos.pieces(Us, Bishop) | pos.pieces(Us, Queen)) & us;
   while (b) {
     Square from = pop_lsb(b);
-    Bitboard t = bishop_attacks(from, occ) & target;
+    Bitboard t = bishop_attacks<L>(from, occ) & target;
     if (square_bb(from) & pinned) t &= line_bb(ksq, from);
     sink.piece_moves(from, t);
   }
@@ -192,7 +194,7 @@ inline void generate(const Position& pos, Sink& sink) {
   b &= us;
   while (b) {
     Square from = pop_lsb(b);
-    Bitboard t = rook_attacks(from, occ) & target;
+    Bitboard t = rook_attacks<L>(from, occ) & target;
     if (square_bb(from) & pinned) t &= line_bb(ksq, from);
     // Queens come through both loops: diagonal moves above, orthogonal ones here.
     sink.piece_moves(from, t);

@@ -7,32 +7,70 @@ namespace knightly::chess {
 namespace {
 
 // Colour is a template parameter so each ply's generator is fully specialised; the last
-// ply only counts (bulk counting).
-template <Color Us>
-std::uint64_t perft_impl(Position& pos, int depth) {
-  if (depth == 1) {
-    movegen::CountSink counter;
-    movegen::generate<Us, movegen::Mode::All>(pos, counter);
-    return counter.count;
+// ply only counts (bulk counting). The body is stamped out once per implementation: any
+// x86-64, POPCNT (bulk counting is mostly population counts), and POPCNT with PEXT slider
+// lookups; perft() picks the best one the CPU supports.
+#define KNIGHTLY_PERFT_BODY(name, lookup)                                  \
+  template <Color Us>                                                      \
+  std::uint64_t name(Position& pos, int depth) {                           \
+    if (depth == 1) {                                                      \
+      movegen::CountSink counter;                                          \
+      movegen::generate<Us, movegen::Mode::All, lookup>(pos, counter);     \
+      return counter.count;                                                \
+    }                                                                      \
+    MoveList list;                                                         \
+    movegen::ListSink sink{list};                                          \
+    movegen::generate<Us, movegen::Mode::All, lookup>(pos, sink);          \
+    std::uint64_t nodes = 0;                                               \
+    for (Move m : list) {                                                  \
+      pos.do_move(m);                                                      \
+      nodes += name<~Us>(pos, depth - 1);                                  \
+      pos.undo_move();                                                     \
+    }                                                                      \
+    return nodes;                                                          \
   }
-  MoveList list;
-  movegen::ListSink sink{list};
-  movegen::generate<Us, movegen::Mode::All>(pos, sink);
-  std::uint64_t nodes = 0;
-  for (Move m : list) {
-    pos.do_move(m);
-    nodes += perft_impl<~Us>(pos, depth - 1);
-    pos.undo_move();
-  }
-  return nodes;
-}
+
+KNIGHTLY_PERFT_BODY(perft_generic, Lookup::Magic)
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define KNIGHTLY_PERFT_X86 1
+#pragma GCC push_options
+#pragma GCC target("popcnt")
+KNIGHTLY_PERFT_BODY(perft_popcnt, Lookup::Magic)
+KNIGHTLY_PERFT_BODY(perft_pext, Lookup::Pext)
+#pragma GCC pop_options
+#endif
+#undef KNIGHTLY_PERFT_BODY
 
 }  // namespace
 
-std::uint64_t perft(Position& pos, int depth) {
-  if (depth <= 0) return 1;
-  return pos.side_to_move() == White ? perft_impl<White>(pos, depth) : perft_impl<Black>(pos, depth);
+bool perft_available(PerftImpl impl) {
+  switch (impl) {
+    case PerftImpl::Auto:
+    case PerftImpl::Generic: return true;
+    case PerftImpl::Popcnt: return detail::tables.has_popcnt;
+    case PerftImpl::Pext: return detail::tables.fast_pext;
+  }
+  return false;
 }
+
+std::uint64_t perft(Position& pos, int depth, PerftImpl impl) {
+  if (depth <= 0) return 1;
+  if (impl == PerftImpl::Auto)
+    impl = detail::tables.fast_pext    ? PerftImpl::Pext
+           : detail::tables.has_popcnt ? PerftImpl::Popcnt
+                                       : PerftImpl::Generic;
+  if (!perft_available(impl)) impl = PerftImpl::Generic;
+  const bool white = pos.side_to_move() == White;
+#ifdef KNIGHTLY_PERFT_X86
+  if (impl == PerftImpl::Pext) return white ? perft_pext<White>(pos, depth) : perft_pext<Black>(pos, depth);
+  if (impl == PerftImpl::Popcnt)
+    return white ? perft_popcnt<White>(pos, depth) : perft_popcnt<Black>(pos, depth);
+#endif
+  return white ? perft_generic<White>(pos, depth) : perft_generic<Black>(pos, depth);
+}
+
+std::uint64_t perft(Position& pos, int depth) { return perft(pos, depth, PerftImpl::Auto); }
 
 std::vector<std::pair<Move, std::uint64_t>> perft_divide(Position& pos, int depth) {
   std::vector<std::pair<Move, std::uint64_t>> out;

@@ -14,7 +14,7 @@ using chess::MoveList;
 
 namespace {
 
-constexpr std::size_t MaxTreeNodes = 4'000'000;  // beyond this, play out from leaves only
+constexpr std::size_t MaxTreeNodes = 2'000'000;  // 64 MB; beyond this, play out from leaves only
 constexpr int RandomPlayoutPlies = 300;
 constexpr int EvalPlayoutPlies = 4;
 

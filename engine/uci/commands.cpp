@@ -176,10 +176,10 @@ int run_searchbench_command(const std::vector<std::string>& args, std::ostream& 
         if (info.depth < 3) return;
         reached = info.depth;
         nodes_at[{setup.name, pname}][info.depth] = info.nodes;
-        std::snprintf(buf, sizeof buf, "%-24s %-9s %5d %10lld %12llu %10llu\n", setup.name.c_str(),
+        std::string knps = info.time_ms >= 5 ? std::to_string(info.nodes / std::uint64_t(info.time_ms)) : "-";
+        std::snprintf(buf, sizeof buf, "%-24s %-9s %5d %10lld %12llu %10s\n", setup.name.c_str(),
                       pname.c_str(), info.depth, (long long)info.time_ms, (unsigned long long)info.nodes,
-                      (unsigned long long)(info.time_ms > 0 ? info.nodes / std::uint64_t(info.time_ms)
-                                                            : info.nodes));
+                      knps.c_str());
         out << buf << std::flush;
       });
       if (reached < 6) {

@@ -84,7 +84,7 @@ TEST_CASE("movetime is respected by every depth-first algorithm") {
     auto r = test::run(s, pos, l);
     auto took = ms_since(t0);
     CHECK(pos.is_legal(r.best));
-    CHECK(took <= 100 + 40);  // slack for a loaded machine
+    CHECK(took <= 100 + (test::quick() ? 150 : 40));  // slack for a loaded or sanitized run
     CHECK(took >= 50);
   }
 }
@@ -125,6 +125,6 @@ TEST_CASE("stop ends an infinite search within a few milliseconds") {
     auto latency = ms_since(stopped_at);
     stopper.join();
     CHECK(pos.is_legal(r.best));
-    CHECK(latency <= 25);  // 5 ms on an idle machine; slack for a shared one
+    CHECK(latency <= (test::quick() ? 100 : 25));  // 5 ms on an idle machine; slack for a shared one
   }
 }
