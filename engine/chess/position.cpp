@@ -313,6 +313,7 @@ void Position::do_move(Move m) {
   st.key = prev.key ^ zobrist::turn_key();
   st.castling = prev.castling;
   st.halfmove = prev.halfmove + 1;
+  st.plies_from_null = prev.plies_from_null + 1;
   st.move = m;
   if (prev.ep != NoSquare) st.key ^= zobrist::en_passant_key(file_of(prev.ep));
 
@@ -399,6 +400,7 @@ void Position::do_null_move() {
   st.rep_key = st.key;
   st.castling = prev.castling;
   st.halfmove = prev.halfmove + 1;
+  st.plies_from_null = 0;
   st.move = Move::none();
   side_ = ~side_;
   if (side_ == White) ++fullmove_;
@@ -494,7 +496,7 @@ Move Position::last_move() const { return states_.back().move; }
 
 int Position::repetition_count() const {
   const int last = int(states_.size()) - 1;
-  const int limit = std::min(states_.back().halfmove, last);
+  const int limit = std::min({states_.back().halfmove, states_.back().plies_from_null, last});
   const Key k = states_.back().rep_key;
   int count = 1;
   for (int d = 2; d <= limit; d += 2)
@@ -504,7 +506,7 @@ int Position::repetition_count() const {
 
 bool Position::is_draw_by_repetition_in_search(int ply_from_root) const {
   const int last = int(states_.size()) - 1;
-  const int limit = std::min(states_.back().halfmove, last);
+  const int limit = std::min({states_.back().halfmove, states_.back().plies_from_null, last});
   const Key k = states_.back().rep_key;
   int count = 0;
   for (int d = 4; d <= limit; d += 2) {

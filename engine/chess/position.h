@@ -93,6 +93,7 @@ class Position {
     Square ep = NoSquare;  // set only when a side-to-move pawn attacks it
     Piece captured = NoPiece;
     int halfmove = 0;
+    int plies_from_null = 0;  // repetitions are not looked for across a null move
     Move move;
   };
   struct EmptyTag {};

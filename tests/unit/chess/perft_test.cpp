@@ -47,3 +47,20 @@ TEST_CASE("perft_divide sums to perft and lists every legal root move once", "[p
   }
   CHECK(perft(pos, 0) == 1);
 }
+
+TEST_CASE("every perft implementation gives the perft.epd counts", "[perft]") {
+  const std::uint64_t limit = knightly::test::quick_mode() ? 20'000 : 1'000'000;
+  auto cases = knightly::test::load_perft_cases();
+  for (PerftImpl impl : {PerftImpl::Generic, PerftImpl::Popcnt, PerftImpl::Pext}) {
+    INFO("implementation " << int(impl) << (perft_available(impl) ? "" : " (not on this CPU: generic)"));
+    for (const auto& c : cases) {
+      auto pos = Position::from_fen(c.fen);
+      REQUIRE(pos.has_value());
+      for (auto [depth, count] : c.depths) {
+        if (count > limit) continue;
+        INFO("perft.epd line " << c.line << " depth " << depth);
+        CHECK(perft(*pos, depth, impl) == count);
+      }
+    }
+  }
+}

@@ -101,3 +101,17 @@ TEST_CASE("null moves flip the side and restore everything", "[position]") {
   CHECK(pos.fen() == fen);
   CHECK(pos.key() == key);
 }
+
+TEST_CASE("repetitions are not counted across a null move", "[position][repetition]") {
+  Position pos;
+  for (const char* m : {"g1f3", "g8f6", "f3g1", "f6g8"}) pos.do_move(*parse_uci(pos, m));
+  CHECK(pos.repetition_count() == 2);
+  pos.do_null_move();
+  pos.do_null_move();
+  CHECK(pos.fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 6 4");
+  CHECK(pos.repetition_count() == 1);
+  CHECK_FALSE(pos.is_draw_by_repetition_in_search(10));
+  pos.undo_null_move();
+  pos.undo_null_move();
+  CHECK(pos.repetition_count() == 2);
+}
