@@ -1,5 +1,7 @@
 // The reader on small hand-written inputs: each import-format feature and each kind of error.
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <random>
 
 #include "tests/unit/pgn/pgn_test_util.h"
 
@@ -206,4 +208,55 @@ TEST_CASE("the streaming reader yields games and errors in order", "[pgn][reader
   CHECK(c->value().moves[0].san == "d4");
   CHECK_FALSE(reader.next().has_value());
   CHECK_FALSE(reader.next().has_value());
+}
+
+TEST_CASE("damaged input never crashes and never yields an illegal game", "[pgn][reader]") {
+  // Seeded random damage to a real file: cut, duplicate or insert PGN-significant characters.
+  const std::string original =
+      knightly::test::read_file(knightly::test::data_path("pgn/multiple.pgn")) +
+      knightly::test::read_file(knightly::test::data_path("pgn/variations.pgn"));
+  const std::string specials = "{}()[]\";%$.!?*-/\\\n\r 0123456789KQRBNOxabcdefgh=+#";
+  const char* quick = std::getenv("KNIGHTLY_QUICK");
+  const int rounds = quick && *quick ? 40 : 400;
+  std::mt19937 rng(1994);
+  std::size_t games = 0, errors = 0;
+  for (int round = 0; round < rounds; ++round) {
+    std::string text = original;
+    const int edits = 1 + int(rng() % 8);
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t at = rng() % text.size();
+      switch (rng() % 3) {
+        case 0:
+          text.erase(at, 1 + rng() % 20);
+          break;
+        case 1:
+          text.insert(at, 1, specials[rng() % specials.size()]);
+          break;
+        default:
+          text.insert(at, text.substr(rng() % text.size(), rng() % 30));
+      }
+      if (text.empty()) text = "*";
+    }
+    PgnReadResult r = read_pgn(text);
+    games += r.games.size();
+    errors += r.errors.size();
+    for (const PgnGame& g : r.games) {
+      auto pos = Position::from_fen(g.start_fen);
+      REQUIRE(pos);
+      for (const PgnMove& m : g.moves) {
+        REQUIRE(pos->is_legal(m.move));
+        CHECK(m.san == to_san(*pos, m.move));
+        pos->do_move(m.move);
+      }
+      CHECK((g.result == "1-0" || g.result == "0-1" || g.result == "1/2-1/2" || g.result == "*"));
+    }
+    for (const PgnError& e : r.errors) {
+      CHECK(e.game >= 1);
+      CHECK(e.line >= 1);
+      CHECK_FALSE(e.message.empty());
+    }
+  }
+  // The damage must have produced both outcomes for the test to mean anything.
+  CHECK(games > 0);
+  CHECK(errors > 0);
 }
