@@ -36,6 +36,34 @@ struct ListSink {
   }
 };
 
+// Writes into a caller's buffer that need not be initialised (perft's hot path: a MoveList
+// would zero its 512 bytes at every node).
+struct BufferSink {
+  Move* out;
+  void add(Move m) { *out++ = m; }
+  void piece_moves(Square from, Bitboard targets) {
+    while (targets) *out++ = Move(from, pop_lsb(targets));
+  }
+  template <int Delta>
+  void pawn_moves(Bitboard targets) {
+    while (targets) {
+      Square to = pop_lsb(targets);
+      *out++ = Move(Square(to - Delta), to);
+    }
+  }
+  template <int Delta>
+  void promotions(Bitboard targets) {
+    while (targets) {
+      Square to = pop_lsb(targets);
+      Square from = Square(to - Delta);
+      *out++ = Move(from, to, Move::Promotion, Queen);
+      *out++ = Move(from, to, Move::Promotion, Rook);
+      *out++ = Move(from, to, Move::Promotion, Bishop);
+      *out++ = Move(from, to, Move::Promotion, Knight);
+    }
+  }
+};
+
 struct CountSink {
   std::uint64_t count = 0;
   void add(Move) { ++count; }
@@ -45,21 +73,6 @@ struct CountSink {
   template <int Delta>
   void promotions(Bitboard targets) { count += 4 * popcount(targets); }
 };
-
-// Squares attacked by `them`, with our king removed from the occupancy so that it cannot
-// hide behind itself from a slider.
-template <Color Them, Lookup L = Lookup::Magic>
-inline Bitboard attacked_squares(const Position& pos, Bitboard occupied) {
-  Bitboard att = pawn_attacks_bb<Them>(pos.pieces(Them, Pawn));
-  Bitboard b = pos.pieces(Them, Knight);
-  while (b) att |= knight_attacks(pop_lsb(b));
-  b = pos.pieces(Them, Bishop) | pos.pieces(Them, Queen);
-  while (b) att |= bishop_attacks<L>(pop_lsb(b), occupied);
-  b = pos.pieces(Them, Rook) | pos.pieces(Them, Queen);
-  while (b) att |= rook_attacks<L>(pop_lsb(b), occupied);
-  att |= king_attacks(pos.king_square(Them));
-  return att;
-}
 
 // True when `us` capturing en passant from `from` to `ep` leaves our king safe.
 template <Color Us, Lookup L = Lookup::Magic>
@@ -93,18 +106,32 @@ __attribute__((always_inline)) inline void generate(const Position& pos, Sink& s
   const Bitboard occ = us | them;
   const Square ksq = pos.king_square(Us);
 
-  // King moves first: they need only the attacked-squares map.
-  const Bitboard danger = attacked_squares<Them, L>(pos, occ ^ square_bb(ksq));
-  Bitboard king_targets = king_attacks(ksq) & ~us & ~danger;
-  if constexpr (M == Mode::Captures) king_targets &= them;
-  sink.piece_moves(ksq, king_targets);
-
   const Bitboard their_rq = (pos.pieces(Rook) | pos.pieces(Queen)) & them;
   const Bitboard their_bq = (pos.pieces(Bishop) | pos.pieces(Queen)) & them;
   const Bitboard checkers = (pawn_attacks(Us, ksq) & pos.pieces(Them, Pawn)) |
                             (knight_attacks(ksq) & pos.pieces(Them, Knight)) |
                             (rook_attacks<L>(ksq, occ) & their_rq) |
                             (bishop_attacks<L>(ksq, occ) & their_bq);
+  // King moves: each target is tested with the king lifted off the board, so that a slider
+  // checking along a line still covers the square behind the king. Testing the few targets
+  // costs less than building the full map of attacked squares.
+  const Bitboard occ_no_king = occ ^ square_bb(ksq);
+  auto attacked = [&](Square s, Bitboard o) {
+    return (pawn_attacks(Us, s) & pos.pieces(Them, Pawn)) ||
+           (knight_attacks(s) & pos.pieces(Them, Knight)) ||
+           (king_attacks(s) & pos.pieces(Them, King)) || (rook_attacks<L>(s, o) & their_rq) ||
+           (bishop_attacks<L>(s, o) & their_bq);
+  };
+  {
+    Bitboard targets = king_attacks(ksq) & ~us;
+    if constexpr (M == Mode::Captures) targets &= them;
+    Bitboard safe = 0;
+    while (targets) {
+      Square s = pop_lsb(targets);
+      if (!attacked(s, occ_no_king)) safe |= square_bb(s);
+    }
+    sink.piece_moves(ksq, safe);
+  }
   if (more_than_one(checkers)) return;
   const Bitboard check_mask = checkers ? between_bb(ksq, lsb(checkers)) : ~Bitboard(0);
 
@@ -208,10 +235,10 @@ __attribute__((always_inline)) inline void generate(const Position& pos, Sink& s
       constexpr std::uint8_t OOO = Us == White ? WhiteOOO : BlackOOO;
       constexpr Square K = Us == White ? 4 : 60;
       if ((cr & OO) && !(occ & (square_bb(K + 1) | square_bb(K + 2))) &&
-          !(danger & (square_bb(K + 1) | square_bb(K + 2))))
+          !attacked(Square(K + 1), occ) && !attacked(Square(K + 2), occ))
         sink.add(Move(K, Square(K + 2), Move::Castling));
       if ((cr & OOO) && !(occ & (square_bb(K - 1) | square_bb(K - 2) | square_bb(K - 3))) &&
-          !(danger & (square_bb(K - 1) | square_bb(K - 2))))
+          !attacked(Square(K - 1), occ) && !attacked(Square(K - 2), occ))
         sink.add(Move(K, Square(K - 2), Move::Castling));
     }
   }

@@ -6,6 +6,14 @@ namespace knightly::chess {
 
 namespace {
 
+// Room for a node's moves, deliberately left uninitialised (see BufferSink).
+struct MoveBuffer {
+  MoveBuffer() {}
+  union {
+    Move moves[256];
+  };
+};
+
 // Colour is a template parameter so each ply's generator is fully specialised; the last
 // ply only counts (bulk counting). The body is stamped out once per implementation: any
 // x86-64, POPCNT (bulk counting is mostly population counts), and POPCNT with PEXT slider
@@ -18,12 +26,12 @@ namespace {
       movegen::generate<Us, movegen::Mode::All, lookup>(pos, counter);     \
       return counter.count;                                                \
     }                                                                      \
-    MoveList list;                                                         \
-    movegen::ListSink sink{list};                                          \
+    MoveBuffer buffer;                                                     \
+    movegen::BufferSink sink{buffer.moves};                                \
     movegen::generate<Us, movegen::Mode::All, lookup>(pos, sink);          \
     std::uint64_t nodes = 0;                                               \
-    for (Move m : list) {                                                  \
-      pos.do_move(m);                                                      \
+    for (const Move* m = buffer.moves; m != sink.out; ++m) {               \
+      pos.do_move(*m);                                                     \
       nodes += name<~Us>(pos, depth - 1);                                  \
       pos.undo_move();                                                     \
     }                                                                      \
