@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace knightly::runner {
@@ -113,6 +114,14 @@ struct TournamentConfig {
   bool operator==(const TournamentConfig&) const = default;
 };
 
+// Where each key of a TOML config was written ("engine[2].command" -> line, column), so that
+// checks made after parsing (missing engine programs) can point into the file. Metadata, not
+// configuration: two configs compare equal whatever their positions.
+struct SourcePositions {
+  std::map<std::string, std::pair<int, int>> at;
+  bool operator==(const SourcePositions&) const { return true; }
+};
+
 struct Config {
   TournamentConfig tournament;
   std::vector<EngineConfig> engines;
@@ -122,6 +131,7 @@ struct Config {
   std::string source_text;  // the config as given (stored in the database)
   std::string source_path;  // for messages
   std::string base_dir;     // directory relative input paths were resolved against ("" = cwd)
+  SourcePositions positions;  // empty when not parsed from TOML
   bool operator==(const Config&) const = default;
 };
 

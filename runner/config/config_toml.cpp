@@ -67,6 +67,12 @@ class TomlParser {
   }
 
   // The position recorded for `key` or its nearest recorded parent.
+  SourcePositions positions() const {
+    SourcePositions out;
+    for (const auto& [key, w] : where_) out.at[key] = {w.line, w.column};
+    return out;
+  }
+
   Where locate(const std::string& key) const {
     if (auto w = find_recorded(key)) return *w;
     if (auto w = find_recorded("tournament." + key)) return *w;
@@ -364,6 +370,7 @@ std::expected<Config, ConfigError> parse_config_toml(std::string_view text, std:
   config.source_text = std::string(text);
   config.source_path = std::string(source_path);
   resolve_config_paths(config, source_path.empty() ? std::string() : directory_of(std::string(source_path)));
+  config.positions = parser.positions();
   return config;
 }
 

@@ -60,9 +60,21 @@ std::vector<ConfigError> find_missing_engines(const Config& config, const std::s
       err.message = "engine '" + e.name + "': '" + e.command + "' is not an executable file";
     } else {
       err.message = "engine '" + e.name + "': '" + e.command + "' does not exist";
-      if (!config.base_dir.empty()) err.message += " (relative paths are resolved against " + config.base_dir + ")";
+      if (!config.base_dir.empty() && e.command.rfind(config.base_dir, 0) == 0) err.message += " (relative paths are resolved against " + config.base_dir + ")";
     }
     errors.push_back(err);
+  }
+  // Point into the file where the key (or its engine table) was written.
+  for (auto& err : errors) {
+    for (std::string key = err.key; !key.empty();) {
+      if (auto it = config.positions.at.find(key); it != config.positions.at.end()) {
+        err.line = it->second.first;
+        err.column = it->second.second;
+        break;
+      }
+      const auto cut = key.find_last_of('.');
+      key = cut == std::string::npos ? std::string() : key.substr(0, cut);
+    }
   }
   return errors;
 }

@@ -39,9 +39,14 @@ TEST_CASE("a missing program is named with its engine") {
   CHECK(errors[0].key == "engine[2].command");
   CHECK(errors[0].message == "engine 'b': program 'no-such-engine-knightly' was not found in PATH");
 
-  auto absolute = find_missing_engines(two_uci("/opt/none/engine", "/bin/sh"), "/bin");
+  auto absolute = find_missing_engines(two_uci("/opt/none/engine", "/bin/sh", "/x/t.toml"), "/bin");
   REQUIRE(absolute.size() == 1);
   CHECK(absolute[0].message == "engine 'a': '/opt/none/engine' does not exist");
+  // The error points at the `command` key in the file (line 5 of two_uci's text).
+  CHECK(absolute[0].file == "/x/t.toml");
+  CHECK(absolute[0].line == 5);
+  CHECK(absolute[0].column == 11);
+  CHECK(absolute[0].to_string().rfind("/x/t.toml:5:11: engine[1].command: ", 0) == 0);
 }
 
 TEST_CASE("a file that is not executable is reported as such") {
