@@ -19,7 +19,9 @@ Database::Database(const std::string& path, int flags, int busy_timeout_ms) : pa
   sqlite3_busy_timeout(db_, busy_timeout_ms);
 }
 
-Database::~Database() { close(); }
+Database::~Database() {
+  close();
+}
 
 Database::Database(Database&& other) noexcept
     : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
@@ -51,9 +53,13 @@ void Database::exec(std::string_view sql, const std::string& what) {
   }
 }
 
-std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+std::int64_t Database::last_insert_rowid() const {
+  return sqlite3_last_insert_rowid(db_);
+}
 
-bool Database::read_only() const { return sqlite3_db_readonly(db_, "main") == 1; }
+bool Database::read_only() const {
+  return sqlite3_db_readonly(db_, "main") == 1;
+}
 
 void Database::fail(int code, const std::string& what) const {
   throw StoreException(sqlite_error(path_, code, sqlite3_errmsg(db_), what));

@@ -19,8 +19,10 @@ FilterSql filter_sql(const GameFilter& f) {
   if (!f.tournaments.empty() || !f.tournament_ids.empty()) {
     std::vector<std::string> any;
     if (!f.tournaments.empty()) {
-      any.push_back("g.tournament_id IN (SELECT id FROM tournaments WHERE status <> 'restarted' "
-                    "AND name IN (" + placeholders(f.tournaments.size()) + "))");
+      any.push_back(
+          "g.tournament_id IN (SELECT id FROM tournaments WHERE status <> 'restarted' "
+          "AND name IN (" +
+          placeholders(f.tournaments.size()) + "))");
       for (const auto& name : f.tournaments) out.params.emplace_back(name);
     }
     if (!f.tournament_ids.empty()) {
@@ -32,8 +34,8 @@ FilterSql filter_sql(const GameFilter& f) {
   if (!f.engines.empty()) {
     const std::string set =
         "(SELECT id FROM engines WHERE name IN (" + placeholders(f.engines.size()) + "))";
-    terms.push_back(std::string("(g.white_id IN ") + set + (f.both_engines_in_set ? " AND " : " OR ") +
-                    "g.black_id IN " + set + ")");
+    terms.push_back(std::string("(g.white_id IN ") + set +
+                    (f.both_engines_in_set ? " AND " : " OR ") + "g.black_id IN " + set + ")");
     for (int side = 0; side < 2; ++side)
       for (const auto& name : f.engines) out.params.emplace_back(name);
   }

@@ -49,9 +49,9 @@ Statement& Statement::bind(int index, double value) {
 }
 
 Statement& Statement::bind(int index, std::string_view value) {
-  check_bind(sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT,
-                                 SQLITE_UTF8),
-             index);
+  check_bind(
+      sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+      index);
   return *this;
 }
 
@@ -75,7 +75,8 @@ Statement& Statement::bind(int index, const Value& value) {
 }
 
 void Statement::bind_all(const std::vector<Value>& values, int first_index) {
-  for (std::size_t i = 0; i < values.size(); ++i) bind(first_index + static_cast<int>(i), values[i]);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    bind(first_index + static_cast<int>(i), values[i]);
 }
 
 bool Statement::step() {
@@ -101,9 +102,13 @@ bool Statement::is_null(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
 
-std::int64_t Statement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+std::int64_t Statement::int64(int column) const {
+  return sqlite3_column_int64(stmt_, column);
+}
 
-double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
+double Statement::real(int column) const {
+  return sqlite3_column_double(stmt_, column);
+}
 
 std::string Statement::text(int column) const {
   const auto* p = sqlite3_column_text(stmt_, column);

@@ -31,7 +31,9 @@ class Statement {
   Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
   Statement& bind(int index, double value);
   Statement& bind(int index, std::string_view value);
-  Statement& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
+  Statement& bind(int index, const std::string& value) {
+    return bind(index, std::string_view(value));
+  }
   Statement& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
   Statement& bind_null(int index);
   Statement& bind(int index, const Value& value);

@@ -101,14 +101,15 @@ std::expected<int, StoreError> check_identity(const Identity& id, const std::str
     return 0;
   }
   if (id.application_id != kApplicationId)
-    return std::unexpected(make_error(ErrorKind::NotKnightly, path,
-                                      "not a knightly database (an SQLite file of another program)"));
+    return std::unexpected(
+        make_error(ErrorKind::NotKnightly, path,
+                   "not a knightly database (an SQLite file of another program)"));
   if (id.user_version > latest_schema_version())
-    return std::unexpected(make_error(
-        ErrorKind::TooNew, path,
-        "schema version " + std::to_string(id.user_version) +
-            " was written by a newer knightly (this one knows up to version " +
-            std::to_string(latest_schema_version()) + ")"));
+    return std::unexpected(
+        make_error(ErrorKind::TooNew, path,
+                   "schema version " + std::to_string(id.user_version) +
+                       " was written by a newer knightly (this one knows up to version " +
+                       std::to_string(latest_schema_version()) + ")"));
   if (mode == OpenMode::ReadOnly && id.user_version < latest_schema_version())
     return std::unexpected(make_error(
         ErrorKind::Invalid, path,
@@ -123,9 +124,8 @@ std::expected<Store::Impl*, StoreError> open_impl(const std::string& path,
   const bool memory = path == ":memory:";
   if (!memory)
     if (auto err = check_file(path, options.mode)) return std::unexpected(*err);
-  const int flags = options.mode == OpenMode::ReadOnly
-                        ? SQLITE_OPEN_READONLY
-                        : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const int flags = options.mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY
+                                                       : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   try {
     auto impl = std::make_unique<Store::Impl>(
         Database(path, flags | SQLITE_OPEN_NOMUTEX, options.busy_timeout_ms));
@@ -139,8 +139,9 @@ std::expected<Store::Impl*, StoreError> open_impl(const std::string& path,
     db.exec("PRAGMA foreign_keys = ON", "enabling foreign keys");
     if (options.mode == OpenMode::ReadWrite) {
       if (!memory) db.exec("PRAGMA journal_mode = WAL", "switching to WAL mode");
-      db.exec(options.sync_every_commit ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
-              "setting synchronous");
+      db.exec(
+          options.sync_every_commit ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
+          "setting synchronous");
       // Checkpoint every ~16 MB of WAL rather than 4 MB: fewer fsyncs when games arrive fast.
       db.exec("PRAGMA wal_autocheckpoint = 4096", "setting the checkpoint interval");
       if (*version < latest_schema_version()) {
@@ -164,7 +165,9 @@ std::expected<Store::Impl*, StoreError> open_impl(const std::string& path,
   }
 }
 
-std::int64_t as_int64(std::uint64_t v) { return std::bit_cast<std::int64_t>(v); }
+std::int64_t as_int64(std::uint64_t v) {
+  return std::bit_cast<std::int64_t>(v);
+}
 
 }  // namespace
 
@@ -181,8 +184,12 @@ Store::~Store() = default;
 Store::Store(Store&&) noexcept = default;
 Store& Store::operator=(Store&&) noexcept = default;
 
-const std::string& Store::path() const { return impl_->db.path(); }
-int Store::schema_version() const { return impl_->version; }
+const std::string& Store::path() const {
+  return impl_->db.path();
+}
+int Store::schema_version() const {
+  return impl_->version;
+}
 
 std::string Store::integrity_check() const {
   std::lock_guard lock(impl_->mutex);
@@ -290,13 +297,14 @@ void Store::set_tournament_status(std::int64_t id, TournamentStatus status) {
 
 std::int64_t Store::upsert_engine(const EngineInfo& e) {
   std::lock_guard lock(impl_->mutex);
-  Statement st(impl_->db,
-               "INSERT INTO engines (name, command, options, uci_name, uci_author, binary_sha256, "
-               "builtin, first_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-               "ON CONFLICT (name, command, options, binary_sha256) DO UPDATE SET "
-               "uci_name = CASE WHEN uci_name = '' THEN excluded.uci_name ELSE uci_name END, "
-               "uci_author = CASE WHEN uci_author = '' THEN excluded.uci_author ELSE uci_author END "
-               "RETURNING id");
+  Statement st(
+      impl_->db,
+      "INSERT INTO engines (name, command, options, uci_name, uci_author, binary_sha256, "
+      "builtin, first_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+      "ON CONFLICT (name, command, options, binary_sha256) DO UPDATE SET "
+      "uci_name = CASE WHEN uci_name = '' THEN excluded.uci_name ELSE uci_name END, "
+      "uci_author = CASE WHEN uci_author = '' THEN excluded.uci_author ELSE uci_author END "
+      "RETURNING id");
   st.bind(1, e.name)
       .bind(2, e.command)
       .bind(3, e.options)
@@ -342,8 +350,8 @@ void check_game(const Database& db, const GameRecord& g) {
 
 // Inserts one game and its moves inside the caller's transaction.
 std::int64_t insert_game_rows(Store::Impl& s, std::int64_t tournament_id, const GameRecord& g,
-                              const runner::GameId& id, std::int64_t white,
-                              std::int64_t black, const std::string* content_hash) {
+                              const runner::GameId& id, std::int64_t white, std::int64_t black,
+                              const std::string* content_hash) {
   if (!s.insert_game)
     s.insert_game.emplace(
         s.db,
@@ -423,7 +431,8 @@ std::int64_t insert_game_rows(Store::Impl& s, std::int64_t tournament_id, const 
   for (; i + kBlock <= n; i += kBlock) {
     Statement& st = *s.insert_move_block;
     st.reset();
-    for (int k = 0; k < kBlock; ++k) bind_move(st, 12 * k, i + k + 1, g.moves[static_cast<std::size_t>(i + k)]);
+    for (int k = 0; k < kBlock; ++k)
+      bind_move(st, 12 * k, i + k + 1, g.moves[static_cast<std::size_t>(i + k)]);
     st.run();
   }
   for (; i < n; ++i) {

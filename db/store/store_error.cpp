@@ -6,15 +6,24 @@ namespace knightly::db {
 
 const char* error_kind_name(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::NotFound: return "not found";
-    case ErrorKind::ReadOnly: return "read-only";
-    case ErrorKind::Locked: return "locked";
-    case ErrorKind::NotKnightly: return "not a knightly database";
-    case ErrorKind::TooNew: return "too new";
-    case ErrorKind::Corrupt: return "corrupt";
-    case ErrorKind::Conflict: return "conflict";
-    case ErrorKind::Invalid: return "invalid";
-    case ErrorKind::Io: return "i/o error";
+    case ErrorKind::NotFound:
+      return "not found";
+    case ErrorKind::ReadOnly:
+      return "read-only";
+    case ErrorKind::Locked:
+      return "locked";
+    case ErrorKind::NotKnightly:
+      return "not a knightly database";
+    case ErrorKind::TooNew:
+      return "too new";
+    case ErrorKind::Corrupt:
+      return "corrupt";
+    case ErrorKind::Conflict:
+      return "conflict";
+    case ErrorKind::Invalid:
+      return "invalid";
+    case ErrorKind::Io:
+      return "i/o error";
   }
   return "error";
 }
@@ -29,8 +38,7 @@ StoreError sqlite_error(const std::string& path, int code, const std::string& sq
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
       e.kind = ErrorKind::Locked;
-      e.message = where + "locked by another writer (gave up after the busy timeout) while " +
-                  what;
+      e.message = where + "locked by another writer (gave up after the busy timeout) while " + what;
       break;
     case SQLITE_READONLY:
       e.kind = ErrorKind::ReadOnly;

@@ -39,7 +39,8 @@ class StoreException : public std::runtime_error {
   StoreError error_;
 };
 
-// Classifies an SQLite result code; `what` says what was being done ("opening", "inserting a game").
+// Classifies an SQLite result code; `what` says what was being done ("opening", "inserting a
+// game").
 StoreError sqlite_error(const std::string& path, int code, const std::string& sqlite_message,
                         const std::string& what);
 

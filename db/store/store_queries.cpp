@@ -224,9 +224,8 @@ std::vector<Standing> Store::standings(const GameFilter& filter) const {
   }
   std::vector<Standing> out;
   for (auto& [name, s] : by_name) out.push_back(std::move(s));
-  std::stable_sort(out.begin(), out.end(), [](const Standing& a, const Standing& b) {
-    return a.points() > b.points();
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Standing& a, const Standing& b) { return a.points() > b.points(); });
   return out;
 }
 

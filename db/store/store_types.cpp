@@ -31,19 +31,26 @@ constexpr std::array<std::pair<Termination, const char*>, 14> kTerminations{{
 
 const char* kind_text(TournamentKind kind) {
   switch (kind) {
-    case TournamentKind::Run: return "run";
-    case TournamentKind::Sprt: return "sprt";
-    case TournamentKind::Import: return "import";
+    case TournamentKind::Run:
+      return "run";
+    case TournamentKind::Sprt:
+      return "sprt";
+    case TournamentKind::Import:
+      return "import";
   }
   return "run";
 }
 
 const char* status_text(TournamentStatus status) {
   switch (status) {
-    case TournamentStatus::Running: return "running";
-    case TournamentStatus::Finished: return "finished";
-    case TournamentStatus::Aborted: return "aborted";
-    case TournamentStatus::Restarted: return "restarted";
+    case TournamentStatus::Running:
+      return "running";
+    case TournamentStatus::Finished:
+      return "finished";
+    case TournamentStatus::Aborted:
+      return "aborted";
+    case TournamentStatus::Restarted:
+      return "restarted";
   }
   return "running";
 }

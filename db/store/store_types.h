@@ -13,8 +13,8 @@ namespace knightly::db {
 enum class TournamentKind { Run, Sprt, Import };
 enum class TournamentStatus { Running, Finished, Aborted, Restarted };
 
-const char* kind_text(TournamentKind kind);            // "run" | "sprt" | "import"
-const char* status_text(TournamentStatus status);      // "running" | "finished" | ...
+const char* kind_text(TournamentKind kind);        // "run" | "sprt" | "import"
+const char* status_text(TournamentStatus status);  // "running" | "finished" | ...
 std::optional<TournamentKind> parse_kind(std::string_view text);
 std::optional<TournamentStatus> parse_status(std::string_view text);
 
@@ -29,7 +29,7 @@ struct NewTournament {
   TournamentKind kind = TournamentKind::Run;
   std::string config_text;  // the config as given; its SHA-256 is stored beside it
   std::uint64_t seed = 0;
-  std::string started_at;   // ISO 8601 UTC; "" = now
+  std::string started_at;  // ISO 8601 UTC; "" = now
 };
 
 struct Tournament {
@@ -59,8 +59,8 @@ struct EngineVersion {
   std::int64_t id = 0;
   EngineInfo info;
   std::string first_seen;
-  std::int64_t games = 0;     // games played by this version
-  std::string last_played;    // started_at of its latest game, "" if none
+  std::int64_t games = 0;   // games played by this version
+  std::string last_played;  // started_at of its latest game, "" if none
 };
 
 // A stored game as export and queries read it back.

@@ -5,7 +5,8 @@
 namespace knightly::db {
 
 Transaction::Transaction(Database& db, Mode mode) : db_(db) {
-  db_.exec(mode == Mode::Immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED", "starting a transaction");
+  db_.exec(mode == Mode::Immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED",
+           "starting a transaction");
 }
 
 Transaction::~Transaction() {

@@ -39,14 +39,15 @@ long peak_rss_kb() {
 
 // A plausible game: tags, SAN movetext with cutechess-style comments, 60 engine moves.
 void fill_game(GameRecord& g, int index, int plies, int rounds_per_pair) {
-  static const char* kSquares[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4",
-                                   "g8f6", "e1g1", "f8e7", "f1e1", "b7b5"};
+  static const char* kSquares[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6",
+                                   "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5"};
   g.id = {index / rounds_per_pair, (index % rounds_per_pair) / 2, index % 2, index};
   g.white = index % 2 ? "Beta" : "Alpha";
   g.black = index % 2 ? "Alpha" : "Beta";
   g.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
   g.opening_source = "bench.epd:" + std::to_string(index % 1000);
-  g.result = index % 3 == 0 ? Result::Draw : (index % 3 == 1 ? Result::WhiteWins : Result::BlackWins);
+  g.result =
+      index % 3 == 0 ? Result::Draw : (index % 3 == 1 ? Result::WhiteWins : Result::BlackWins);
   g.termination = g.result == Result::Draw ? Termination::Repetition : Termination::Checkmate;
   g.reason = g.result == Result::Draw ? "Draw by 3-fold repetition" : "White mates";
   g.start_time = "2026-11-21T12:00:00Z";
@@ -99,12 +100,18 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has_value = i + 1 < argc;
-    if (a == "--games" && has_value) games = std::atoi(argv[++i]);
-    else if (a == "--plies" && has_value) plies = std::atoi(argv[++i]);
-    else if (a == "--db" && has_value) path = argv[++i];
-    else if (a == "--sync" && has_value) sync_full = std::strcmp(argv[++i], "normal") != 0;
+    if (a == "--games" && has_value)
+      games = std::atoi(argv[++i]);
+    else if (a == "--plies" && has_value)
+      plies = std::atoi(argv[++i]);
+    else if (a == "--db" && has_value)
+      path = argv[++i];
+    else if (a == "--sync" && has_value)
+      sync_full = std::strcmp(argv[++i], "normal") != 0;
     else {
-      std::fprintf(stderr, "usage: knightly-bench-db [--games N] [--plies N] [--db PATH] [--sync full|normal]\n");
+      std::fprintf(
+          stderr,
+          "usage: knightly-bench-db [--games N] [--plies N] [--db PATH] [--sync full|normal]\n");
       return 2;
     }
   }
@@ -123,7 +130,8 @@ int main(int argc, char** argv) {
   std::printf("games: %d, plies per game: %d\n", games, plies);
 
   const auto t = store.create_tournament({"bench", knightly::db::TournamentKind::Run, "", 1, ""});
-  const auto alpha = store.upsert_engine({"Alpha", "/bin/alpha", "Hash=16", "Alpha 1", "", "", false});
+  const auto alpha =
+      store.upsert_engine({"Alpha", "/bin/alpha", "Hash=16", "Alpha 1", "", "", false});
   const auto beta = store.upsert_engine({"Beta", "/bin/beta", "Hash=16", "Beta 1", "", "", false});
 
   // Ingest.
@@ -132,16 +140,19 @@ int main(int argc, char** argv) {
   double cpu_start = cpu_seconds();
   for (int i = 0; i < games; ++i) {
     fill_game(g, i, plies, 1000);
-    store.insert_game(t.id, g, g.white == "Alpha" ? alpha : beta, g.white == "Alpha" ? beta : alpha);
+    store.insert_game(t.id, g, g.white == "Alpha" ? alpha : beta,
+                      g.white == "Alpha" ? beta : alpha);
     if ((i + 1) % 10000 == 0 || i + 1 == games)
       std::printf("  insert %7d games: %6.1f s, RSS %ld KB\n", i + 1, seconds_since(start),
                   current_rss_kb());
   }
   const double insert_s = seconds_since(start);
   const double insert_cpu = cpu_seconds() - cpu_start;
-  std::printf("ingest: %d games in %.2f s = %.0f games/s (%.0f moves/s); CPU %.2f s = %.0f games per CPU-second\n",
-              games, insert_s, games / insert_s, static_cast<double>(games) * plies / insert_s,
-              insert_cpu, games / insert_cpu);
+  std::printf(
+      "ingest: %d games in %.2f s = %.0f games/s (%.0f moves/s); CPU %.2f s = %.0f games per "
+      "CPU-second\n",
+      games, insert_s, games / insert_s, static_cast<double>(games) * plies / insert_s, insert_cpu,
+      games / insert_cpu);
   std::fflush(stdout);
 
   // Export: stream every game with its moves in schedule order and build its movetext.
@@ -165,10 +176,12 @@ int main(int argc, char** argv) {
   });
   const double export_s = seconds_since(start);
   const double export_cpu = cpu_seconds() - cpu_start;
-  std::printf("export: %lld games (%lld moves, %.1f MB text) in %.2f s = %.0f games/s; CPU %.2f s = %.0f games per CPU-second\n",
-              static_cast<long long>(exported), static_cast<long long>(moves),
-              static_cast<double>(bytes) / 1e6, export_s, static_cast<double>(exported) / export_s,
-              export_cpu, static_cast<double>(exported) / export_cpu);
+  std::printf(
+      "export: %lld games (%lld moves, %.1f MB text) in %.2f s = %.0f games/s; CPU %.2f s = %.0f "
+      "games per CPU-second\n",
+      static_cast<long long>(exported), static_cast<long long>(moves),
+      static_cast<double>(bytes) / 1e6, export_s, static_cast<double>(exported) / export_s,
+      export_cpu, static_cast<double>(exported) / export_cpu);
   std::printf("peak RSS (ru_maxrss): %ld KB\n", peak_rss_kb());
   std::error_code ec;
   std::printf("database size: %.1f MB\n",

@@ -75,9 +75,10 @@ TEST_CASE("a database from a newer knightly is refused and stays untouched") {
   {
     sqlite3* raw = nullptr;
     REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(raw, "PRAGMA user_version = 99; PRAGMA wal_checkpoint(TRUNCATE);",
-                         nullptr, nullptr, nullptr) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(raw, "PRAGMA journal_mode = DELETE", nullptr, nullptr, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(raw, "PRAGMA user_version = 99; PRAGMA wal_checkpoint(TRUNCATE);", nullptr,
+                         nullptr, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(raw, "PRAGMA journal_mode = DELETE", nullptr, nullptr, nullptr) ==
+            SQLITE_OK);
     sqlite3_close(raw);
   }
   check_refused(path, ErrorKind::TooNew, "newer knightly");
@@ -162,8 +163,10 @@ TEST_CASE("a database locked by another writer fails after the busy timeout, not
 
   sqlite3* other = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &other) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(other, "BEGIN EXCLUSIVE; INSERT INTO engines (name, first_seen) VALUES ('held', 'now');",
-                       nullptr, nullptr, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(
+              other,
+              "BEGIN EXCLUSIVE; INSERT INTO engines (name, first_seen) VALUES ('held', 'now');",
+              nullptr, nullptr, nullptr) == SQLITE_OK);
 
   db::StoreOptions options;
   options.busy_timeout_ms = 300;

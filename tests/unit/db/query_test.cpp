@@ -20,8 +20,8 @@ struct Db {
   std::int64_t a = 0, b = 0, c = 0, a2 = 0;
 };
 
-runner::GameRecord game(int index, const std::string& white, const std::string& black, Result result,
-                        Termination termination, const std::string& reason) {
+runner::GameRecord game(int index, const std::string& white, const std::string& black,
+                        Result result, Termination termination, const std::string& reason) {
   runner::GameRecord g = test::synthetic_game(index, 8, white, black, result);
   g.termination = termination;
   g.reason = reason;
@@ -50,9 +50,12 @@ Db make_db() {
     s.insert_game(t, g, id[w], id[b]);
   };
   put(d.rr, game(0, "A", "B", Result::WhiteWins, Termination::Checkmate, "White mates"), 0, 1);
-  put(d.rr, game(1, "B", "A", Result::Draw, Termination::Repetition, "Draw by 3-fold repetition"), 1, 0);
-  put(d.rr, game(2, "A", "C", Result::BlackWins, Termination::TimeForfeit, "White loses on time"), 0, 2);
-  put(d.rr, game(3, "C", "A", Result::Draw, Termination::Repetition, "Draw by 3-fold repetition"), 2, 0);
+  put(d.rr, game(1, "B", "A", Result::Draw, Termination::Repetition, "Draw by 3-fold repetition"),
+      1, 0);
+  put(d.rr, game(2, "A", "C", Result::BlackWins, Termination::TimeForfeit, "White loses on time"),
+      0, 2);
+  put(d.rr, game(3, "C", "A", Result::Draw, Termination::Repetition, "Draw by 3-fold repetition"),
+      2, 0);
   put(d.rr, game(4, "B", "C", Result::WhiteWins, Termination::Checkmate, "White mates"), 1, 2);
   put(d.rr, game(5, "C", "B", Result::WhiteWins, Termination::Checkmate, "White mates"), 2, 1);
   auto g = game(0, "A", "C", Result::WhiteWins, Termination::Checkmate, "White mates");
@@ -264,7 +267,8 @@ TEST_CASE("importing the same games twice adds nothing") {
   std::vector<db::ImportItem> items;
   for (int i = 0; i < 3; ++i) {
     auto g = test::synthetic_game(i, 10, i % 2 ? "B" : "A", i % 2 ? "A" : "B");
-    items.push_back({g, i % 2 ? b : a, i % 2 ? a : b, std::string("Event=x;Round=").append(std::to_string(i + 1))});
+    items.push_back({g, i % 2 ? b : a, i % 2 ? a : b,
+                     std::string("Event=x;Round=").append(std::to_string(i + 1))});
   }
   auto first = s.import_games(t, items);
   CHECK(first == std::vector<db::ImportOutcome>(3, db::ImportOutcome::Inserted));
@@ -281,9 +285,11 @@ TEST_CASE("importing the same games twice adds nothing") {
 
   // A new game among old ones: only it goes in, after the others.
   auto g = test::synthetic_game(7, 12, "A", "B");
-  std::vector<db::ImportItem> mixed = {items[1], {g, a, b, "Event=x;Round=8"}, {g, a, b, "Event=x;Round=8"}};
+  std::vector<db::ImportItem> mixed = {
+      items[1], {g, a, b, "Event=x;Round=8"}, {g, a, b, "Event=x;Round=8"}};
   auto third = s.import_games(t, mixed);
-  CHECK(third == std::vector<db::ImportOutcome>{db::ImportOutcome::Duplicate, db::ImportOutcome::Inserted,
+  CHECK(third == std::vector<db::ImportOutcome>{db::ImportOutcome::Duplicate,
+                                                db::ImportOutcome::Inserted,
                                                 db::ImportOutcome::Duplicate});
   CHECK(s.stored_game_ids(t).back() == runner::GameId{0, 1, 1, 3});
   CHECK(s.count_games() == 4);

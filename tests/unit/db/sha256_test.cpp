@@ -1,8 +1,9 @@
 // SHA-256 against the FIPS 180-4 example vectors (also what sha256sum prints).
+#include "db/store/sha256.h"
+
 #include <catch2/catch.hpp>
 #include <fstream>
 
-#include "db/store/sha256.h"
 #include "db_test_util.h"
 
 using knightly::db::Sha256;

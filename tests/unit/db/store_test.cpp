@@ -1,4 +1,6 @@
 // The store against real SQLite files: schema, round trips, crash safety, identity rules.
+#include "db/store/store.h"
+
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -9,7 +11,6 @@
 #include <thread>
 
 #include "db/store/migrations.h"
-#include "db/store/store.h"
 #include "db/store/transaction.h"
 #include "db_test_util.h"
 
@@ -44,7 +45,9 @@ struct Raw {
     return out;
   }
   std::int64_t number(const std::string& sql) { return std::stoll(text(sql)); }
-  int exec(const std::string& sql) { return sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr); }
+  int exec(const std::string& sql) {
+    return sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
+  }
   sqlite3* db = nullptr;
 };
 
@@ -56,8 +59,12 @@ struct Fixture {
 
 Fixture setup(Store& store, const std::string& name = "t1") {
   Fixture f;
-  f.tournament = store.create_tournament({name, db::TournamentKind::Run, "[tournament]\nname=\"t1\"\n", 42, ""}).id;
-  f.alpha = store.upsert_engine({"Alpha", "/usr/bin/alpha", "Hash=16", "Alpha 1.0", "A. Author", "aa11", false});
+  f.tournament =
+      store
+          .create_tournament({name, db::TournamentKind::Run, "[tournament]\nname=\"t1\"\n", 42, ""})
+          .id;
+  f.alpha = store.upsert_engine(
+      {"Alpha", "/usr/bin/alpha", "Hash=16", "Alpha 1.0", "A. Author", "aa11", false});
   f.beta = store.upsert_engine({"Beta", "", "Search=minimax", "", "", "", true});
   return f;
 }
@@ -77,8 +84,9 @@ TEST_CASE("a new database gets the whole schema, WAL mode and our markers") {
   CHECK(raw.number("PRAGMA application_id") == 0x4B4E544C);
   CHECK(raw.text("PRAGMA journal_mode") == "wal");
   for (const char* table : {"tournaments", "engines", "games", "moves"})
-    CHECK(raw.number(std::string("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='") +
-                     table + "'") == 1);
+    CHECK(
+        raw.number(std::string("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='") +
+                   table + "'") == 1);
 }
 
 TEST_CASE("reopening a database is idempotent and keeps its data") {
@@ -171,9 +179,11 @@ TEST_CASE("a game and its moves come back exactly as stored") {
 TEST_CASE("export streams games in schedule order whatever order they were stored in") {
   Store store = open_store(":memory:");
   auto f = setup(store);
-  for (int i : {3, 0, 2, 1, 7, 4, 6, 5}) store.insert_game(f.tournament, synthetic_game(i, 6), f.alpha, f.beta);
+  for (int i : {3, 0, 2, 1, 7, 4, 6, 5})
+    store.insert_game(f.tournament, synthetic_game(i, 6), f.alpha, f.beta);
   std::vector<int> order;
-  store.for_each_game({}, [&](const db::StoredGame& s) { order.push_back(s.record.id.index); }, false);
+  store.for_each_game(
+      {}, [&](const db::StoredGame& s) { order.push_back(s.record.id.index); }, false);
   CHECK(order == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
   auto ids = store.stored_game_ids(f.tournament);
   REQUIRE(ids.size() == 8);
@@ -196,7 +206,8 @@ TEST_CASE("a game identity is stored once; a game without result is refused") {
   runner::GameRecord unfinished = synthetic_game(1, 8, "Alpha", "Beta", runner::Result::None);
   CHECK_THROWS_AS(store.insert_game(f.tournament, unfinished, f.alpha, f.beta), StoreException);
   // An unknown engine id is refused by the foreign key, and leaves no moves behind.
-  CHECK_THROWS_AS(store.insert_game(f.tournament, synthetic_game(2, 8), 999, f.beta), StoreException);
+  CHECK_THROWS_AS(store.insert_game(f.tournament, synthetic_game(2, 8), 999, f.beta),
+                  StoreException);
   CHECK(store.count_games() == 1);
   CHECK(store.stored_game_ids(f.tournament).size() == 1);
   CHECK(store.integrity_check() == "ok");
@@ -297,14 +308,16 @@ TEST_CASE("tournaments: create, find, refuse a live duplicate, restart keeping t
   store.set_tournament_status(f.tournament, db::TournamentStatus::Running);
   CHECK(store.tournament(f.tournament)->finished_at.empty());
 
-  auto fresh = store.restart_tournament(f.tournament, {"nightly", db::TournamentKind::Run, "changed", 7, ""});
+  auto fresh = store.restart_tournament(f.tournament,
+                                        {"nightly", db::TournamentKind::Run, "changed", 7, ""});
   CHECK(fresh.id != f.tournament);
   CHECK(store.find_tournament("nightly")->id == fresh.id);
   CHECK(store.tournament(f.tournament)->status == db::TournamentStatus::Restarted);
   CHECK(store.stored_game_ids(f.tournament).size() == 1);
   CHECK(store.stored_game_ids(fresh.id).empty());
   // A large seed survives the signed 64-bit column.
-  auto big = store.create_tournament({"big", db::TournamentKind::Sprt, "", 0xFEDCBA9876543210ull, ""});
+  auto big =
+      store.create_tournament({"big", db::TournamentKind::Sprt, "", 0xFEDCBA9876543210ull, ""});
   CHECK(store.tournament(big.id)->seed == 0xFEDCBA9876543210ull);
   CHECK(store.tournament(big.id)->kind == db::TournamentKind::Sprt);
   CHECK(store.tournaments().size() == 3);
