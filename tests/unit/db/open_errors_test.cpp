@@ -101,7 +101,7 @@ TEST_CASE("read-only mode needs an existing file and never creates one") {
   CHECK_FALSE(std::filesystem::exists(dir.file("missing.db")));
 }
 
-TEST_CASE("a read-only file gives a clear error when writing is needed, and is untouched") {
+TEST_CASE("a read-only file gives a clear error when writing is needed and is untouched") {
   TempDir dir;
   const std::string path = dir.file("k.db");
   make_knightly_db(path, 3);
@@ -156,7 +156,7 @@ TEST_CASE("a read-only store refuses to write and leaves the file alone") {
   CHECK(snapshot(path).bytes == before.bytes);
 }
 
-TEST_CASE("a database locked by another writer fails after the busy timeout, not never") {
+TEST_CASE("a database locked by another writer fails after the busy timeout and does not hang") {
   TempDir dir;
   const std::string path = dir.file("k.db");
   make_knightly_db(path, 1);

@@ -72,7 +72,7 @@ GameFilter in_rr() {
 
 }  // namespace
 
-TEST_CASE("standings of a tournament, by points") {
+TEST_CASE("standings of a tournament by points") {
   Db d = make_db();
   const auto s = d.store.standings(in_rr());
   REQUIRE(s.size() == 3);
@@ -104,7 +104,7 @@ TEST_CASE("versions of an engine count as one player across tournaments") {
   CHECK(versions[1].last_played == "2026-11-20T08:00:00Z");
 }
 
-TEST_CASE("pair counts keep colours; head-to-head merges them") {
+TEST_CASE("pair counts keep colours and head-to-head merges them") {
   Db d = make_db();
   const auto pc = d.store.pair_counts(in_rr());
   REQUIRE(pc.size() == 6);
@@ -132,7 +132,7 @@ TEST_CASE("pair counts keep colours; head-to-head merges them") {
   CHECK((cell("B", "C").wins == 1 && cell("B", "C").losses == 1));
 }
 
-TEST_CASE("rating subsets: both players in the engine set") {
+TEST_CASE("rating subsets keep games with both players in the engine set") {
   Db d = make_db();
   GameFilter f;
   f.engines = {"A", "C"};

@@ -190,7 +190,7 @@ TEST_CASE("export streams games in schedule order whatever order they were store
   CHECK(ids[5] == synthetic_game(5, 0).id);
 }
 
-TEST_CASE("a game identity is stored once; a game without result is refused") {
+TEST_CASE("a game identity is stored once and a game without result is refused") {
   Store store = open_store(":memory:");
   auto f = setup(store);
   store.insert_game(f.tournament, synthetic_game(0, 8), f.alpha, f.beta);
@@ -280,7 +280,7 @@ TEST_CASE("a process killed between games loses no committed game") {
   CHECK(store.stored_game_ids(tournament).size() == ids.size() + 1);
 }
 
-TEST_CASE("tournaments: create, find, refuse a live duplicate, restart keeping the old one") {
+TEST_CASE("tournaments are created, found, kept unique by live name and restarted under a new id") {
   Store store = open_store(":memory:");
   auto f = setup(store, "nightly");
   store.insert_game(f.tournament, synthetic_game(0, 4), f.alpha, f.beta);
@@ -323,7 +323,7 @@ TEST_CASE("tournaments: create, find, refuse a live duplicate, restart keeping t
   CHECK(store.tournaments().size() == 3);
 }
 
-TEST_CASE("engines: one row per version") {
+TEST_CASE("engines get one row per version") {
   Store store = open_store(":memory:");
   db::EngineInfo e{"Sf", "/usr/games/stockfish", "Hash=16", "", "", "abc", false};
   const auto a = store.upsert_engine(e);
