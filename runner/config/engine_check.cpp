@@ -60,7 +60,8 @@ std::vector<ConfigError> find_missing_engines(const Config& config, const std::s
       err.message = "engine '" + e.name + "': '" + e.command + "' is not an executable file";
     } else {
       err.message = "engine '" + e.name + "': '" + e.command + "' does not exist";
-      if (!config.base_dir.empty() && e.command.rfind(config.base_dir, 0) == 0) err.message += " (relative paths are resolved against " + config.base_dir + ")";
+      if (!config.base_dir.empty())
+        err.message += " (relative paths in the config are resolved against " + config.base_dir + ")";
     }
     errors.push_back(err);
   }
