@@ -115,7 +115,8 @@ Tables::Tables() {
       for (int dr = -2; dr <= 2; ++dr) {
         int f = file_of(Square(s)) + df, r = rank_of(Square(s)) + dr;
         if (f < 0 || f > 7 || r < 0 || r > 7) continue;
-        if (std::abs(df) + std::abs(dr) == 3 && df != 0 && dr != 0) n |= square_bb(make_square(f, r));
+        if (std::abs(df) + std::abs(dr) == 3 && df != 0 && dr != 0)
+          n |= square_bb(make_square(f, r));
         if (std::abs(df) <= 1 && std::abs(dr) <= 1 && (df || dr)) k |= square_bb(make_square(f, r));
       }
     knight[s] = n;

@@ -8,35 +8,56 @@
 
 namespace knightly::chess {
 
-constexpr Bitboard square_bb(Square s) { return Bitboard(1) << s; }
+constexpr Bitboard square_bb(Square s) {
+  return Bitboard(1) << s;
+}
 constexpr Bitboard FileABB = 0x0101010101010101ULL;
 constexpr Bitboard FileHBB = FileABB << 7;
 constexpr Bitboard Rank1BB = 0xFFULL;
-constexpr Bitboard rank_bb(int r) { return Rank1BB << (8 * r); }
-constexpr Bitboard file_bb(int f) { return FileABB << f; }
+constexpr Bitboard rank_bb(int r) {
+  return Rank1BB << (8 * r);
+}
+constexpr Bitboard file_bb(int f) {
+  return FileABB << f;
+}
 constexpr Bitboard DarkSquares = 0xAA55AA55AA55AA55ULL;
 
-inline int popcount(Bitboard b) { return std::popcount(b); }
-inline Square lsb(Bitboard b) { return Square(std::countr_zero(b)); }
+inline int popcount(Bitboard b) {
+  return std::popcount(b);
+}
+inline Square lsb(Bitboard b) {
+  return Square(std::countr_zero(b));
+}
 inline Square pop_lsb(Bitboard& b) {
   Square s = lsb(b);
   b &= b - 1;
   return s;
 }
-constexpr bool more_than_one(Bitboard b) { return (b & (b - 1)) != 0; }
+constexpr bool more_than_one(Bitboard b) {
+  return (b & (b - 1)) != 0;
+}
 
 // Shifts with wrap-around masking; D is a square delta (+8 north, -8 south, +-1, +-7, +-9).
 template <int D>
 constexpr Bitboard shift(Bitboard b) {
-  if constexpr (D == 8) return b << 8;
-  else if constexpr (D == -8) return b >> 8;
-  else if constexpr (D == 16) return b << 16;
-  else if constexpr (D == -16) return b >> 16;
-  else if constexpr (D == 9) return (b & ~FileHBB) << 9;
-  else if constexpr (D == 7) return (b & ~FileABB) << 7;
-  else if constexpr (D == -7) return (b & ~FileHBB) >> 7;
-  else if constexpr (D == -9) return (b & ~FileABB) >> 9;
-  else static_assert(D == 8, "unsupported shift");
+  if constexpr (D == 8)
+    return b << 8;
+  else if constexpr (D == -8)
+    return b >> 8;
+  else if constexpr (D == 16)
+    return b << 16;
+  else if constexpr (D == -16)
+    return b >> 16;
+  else if constexpr (D == 9)
+    return (b & ~FileHBB) << 9;
+  else if constexpr (D == 7)
+    return (b & ~FileABB) << 7;
+  else if constexpr (D == -7)
+    return (b & ~FileHBB) >> 7;
+  else if constexpr (D == -9)
+    return (b & ~FileABB) >> 9;
+  else
+    static_assert(D == 8, "unsupported shift");
 }
 
 namespace detail {
@@ -47,9 +68,7 @@ struct Magic {
   const Bitboard* attacks = nullptr;       // indexed by the magic product
   const Bitboard* pext_attacks = nullptr;  // the same attacks indexed by pext(occupied, mask)
   unsigned shift = 0;
-  unsigned index(Bitboard occupied) const {
-    return unsigned(((occupied & mask) * magic) >> shift);
-  }
+  unsigned index(Bitboard occupied) const { return unsigned(((occupied & mask) * magic) >> shift); }
 };
 
 struct Tables {
@@ -74,9 +93,15 @@ extern const Tables tables;
 
 }  // namespace detail
 
-inline Bitboard pawn_attacks(Color c, Square s) { return detail::tables.pawn_attacks[c][s]; }
-inline Bitboard knight_attacks(Square s) { return detail::tables.knight[s]; }
-inline Bitboard king_attacks(Square s) { return detail::tables.king[s]; }
+inline Bitboard pawn_attacks(Color c, Square s) {
+  return detail::tables.pawn_attacks[c][s];
+}
+inline Bitboard knight_attacks(Square s) {
+  return detail::tables.knight[s];
+}
+inline Bitboard king_attacks(Square s) {
+  return detail::tables.king[s];
+}
 inline Bitboard bishop_attacks(Square s, Bitboard occupied) {
   const detail::Magic& m = detail::tables.bishop[s];
   return m.attacks[m.index(occupied)];
@@ -110,24 +135,36 @@ inline Bitboard pext(Bitboard b, Bitboard mask) {
 template <Lookup L>
 inline Bitboard bishop_attacks(Square s, Bitboard occupied) {
   const detail::Magic& m = detail::tables.bishop[s];
-  if constexpr (L == Lookup::Pext) return m.pext_attacks[pext(occupied, m.mask)];
-  else return m.attacks[m.index(occupied)];
+  if constexpr (L == Lookup::Pext)
+    return m.pext_attacks[pext(occupied, m.mask)];
+  else
+    return m.attacks[m.index(occupied)];
 }
 template <Lookup L>
 inline Bitboard rook_attacks(Square s, Bitboard occupied) {
   const detail::Magic& m = detail::tables.rook[s];
-  if constexpr (L == Lookup::Pext) return m.pext_attacks[pext(occupied, m.mask)];
-  else return m.attacks[m.index(occupied)];
+  if constexpr (L == Lookup::Pext)
+    return m.pext_attacks[pext(occupied, m.mask)];
+  else
+    return m.attacks[m.index(occupied)];
 }
 // Between a and b exclusive, with b included (so a check mask includes the checker).
-inline Bitboard between_bb(Square a, Square b) { return detail::tables.between[a][b]; }
-inline Bitboard line_bb(Square a, Square b) { return detail::tables.line[a][b]; }
-inline bool aligned(Square a, Square b, Square c) { return line_bb(a, b) & square_bb(c); }
+inline Bitboard between_bb(Square a, Square b) {
+  return detail::tables.between[a][b];
+}
+inline Bitboard line_bb(Square a, Square b) {
+  return detail::tables.line[a][b];
+}
+inline bool aligned(Square a, Square b, Square c) {
+  return line_bb(a, b) & square_bb(c);
+}
 
 template <Color C>
 constexpr Bitboard pawn_attacks_bb(Bitboard pawns) {
-  if constexpr (C == White) return shift<7>(pawns) | shift<9>(pawns);
-  else return shift<-7>(pawns) | shift<-9>(pawns);
+  if constexpr (C == White)
+    return shift<7>(pawns) | shift<9>(pawns);
+  else
+    return shift<-7>(pawns) | shift<-9>(pawns);
 }
 
 }  // namespace knightly::chess

@@ -11,7 +11,9 @@ const std::vector<std::string>* Epd::find(const std::string& opcode) const {
 
 namespace {
 
-bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool is_space(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
 
 bool all_digits(std::string_view s) {
   if (s.empty()) return false;
@@ -76,8 +78,10 @@ std::expected<Epd, FenError> parse_epd(std::string_view line) {
   for (std::size_t i = pos; i < line.size(); ++i) {
     char c = line[i];
     if (in_quote) {
-      if (c == '"') in_quote = false;
-      else word += c;
+      if (c == '"')
+        in_quote = false;
+      else
+        word += c;
     } else if (c == '"') {
       in_quote = true;
       quoted = true;

@@ -69,9 +69,13 @@ struct CountSink {
   void add(Move) { ++count; }
   void piece_moves(Square, Bitboard targets) { count += popcount(targets); }
   template <int Delta>
-  void pawn_moves(Bitboard targets) { count += popcount(targets); }
+  void pawn_moves(Bitboard targets) {
+    count += popcount(targets);
+  }
   template <int Delta>
-  void promotions(Bitboard targets) { count += 4 * popcount(targets); }
+  void promotions(Bitboard targets) {
+    count += 4 * popcount(targets);
+  }
 };
 
 // True when `us` capturing en passant from `from` to `ep` leaves our king safe.
@@ -174,8 +178,10 @@ __attribute__((always_inline)) inline void generate(const Position& pos, Sink& s
       Bitboard caps = pawn_attacks(Us, from) & them & ray;
       Bitboard one = shift<Up>(square_bb(from)) & empty;
       Bitboard pushes;
-      if constexpr (M == Mode::All) pushes = one | (shift<Up>(one & Rank3) & empty);
-      else pushes = (square_bb(from) & Rank7) ? one : 0;
+      if constexpr (M == Mode::All)
+        pushes = one | (shift<Up>(one & Rank3) & empty);
+      else
+        pushes = (square_bb(from) & Rank7) ? one : 0;
       pushes &= ray;
       Bitboard all = caps | pushes;
       if (square_bb(from) & Rank7) {
@@ -246,8 +252,10 @@ __attribute__((always_inline)) inline void generate(const Position& pos, Sink& s
 
 template <Mode M, class Sink>
 inline void generate(const Position& pos, Sink& sink) {
-  if (pos.side_to_move() == White) generate<White, M>(pos, sink);
-  else generate<Black, M>(pos, sink);
+  if (pos.side_to_move() == White)
+    generate<White, M>(pos, sink);
+  else
+    generate<Black, M>(pos, sink);
 }
 
 }  // namespace knightly::chess::movegen

@@ -8,16 +8,25 @@ namespace {
 
 constexpr std::string_view SanPieces = "PNBRQK";
 
-bool is_file(char c) { return c >= 'a' && c <= 'h'; }
-bool is_rank(char c) { return c >= '1' && c <= '8'; }
+bool is_file(char c) {
+  return c >= 'a' && c <= 'h';
+}
+bool is_rank(char c) {
+  return c >= '1' && c <= '8';
+}
 
 int promo_type(char c) {
   switch (std::tolower(static_cast<unsigned char>(c))) {
-    case 'n': return Knight;
-    case 'b': return Bishop;
-    case 'r': return Rook;
-    case 'q': return Queen;
-    default: return -1;
+    case 'n':
+      return Knight;
+    case 'b':
+      return Bishop;
+    case 'r':
+      return Rook;
+    case 'q':
+      return Queen;
+    default:
+      return -1;
   }
 }
 
@@ -80,9 +89,12 @@ std::string to_san(const Position& pos, Move m) {
       same_rank |= rank_of(o.from()) == rank_of(from);
     }
     if (clash) {
-      if (!same_file) s += char('a' + file_of(from));
-      else if (!same_rank) s += char('1' + rank_of(from));
-      else s += square_name(from);
+      if (!same_file)
+        s += char('a' + file_of(from));
+      else if (!same_rank)
+        s += char('1' + rank_of(from));
+      else
+        s += square_name(from);
     }
     if (pos.is_capture(m)) s += 'x';
     s += square_name(to);
@@ -98,13 +110,15 @@ std::string to_san(const Position& pos, Move m) {
 std::expected<Move, std::string> parse_san(const Position& pos, std::string_view text) {
   const std::string original(text);
   // Trim whitespace and trailing annotation marks.
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && (std::isspace(static_cast<unsigned char>(text.back())) ||
-                           text.back() == '+' || text.back() == '#' || text.back() == '!' ||
-                           text.back() == '?'))
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+    text.remove_prefix(1);
+  while (!text.empty() &&
+         (std::isspace(static_cast<unsigned char>(text.back())) || text.back() == '+' ||
+          text.back() == '#' || text.back() == '!' || text.back() == '?'))
     text.remove_suffix(1);
   if (text.size() > 4 && text.substr(text.size() - 4) == "e.p.") text.remove_suffix(4);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
   if (text.empty()) return std::unexpected("empty move text '" + original + "'");
 
   const MoveList legal = pos.legal_moves();
@@ -144,9 +158,12 @@ std::expected<Move, std::string> parse_san(const Position& pos, std::string_view
   std::string_view dis = std::string_view(body).substr(i, body.size() - 2 - i);
   int from_file = -1, from_rank = -1;
   for (char c : dis) {
-    if (is_file(c) && from_file < 0 && from_rank < 0) from_file = c - 'a';
-    else if (is_rank(c) && from_rank < 0) from_rank = c - '1';
-    else return std::unexpected("malformed move '" + original + "'");
+    if (is_file(c) && from_file < 0 && from_rank < 0)
+      from_file = c - 'a';
+    else if (is_rank(c) && from_rank < 0)
+      from_rank = c - '1';
+    else
+      return std::unexpected("malformed move '" + original + "'");
   }
   Move found;
   int matches = 0;

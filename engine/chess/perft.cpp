@@ -18,24 +18,24 @@ struct MoveBuffer {
 // ply only counts (bulk counting). The body is stamped out once per implementation: any
 // x86-64, POPCNT (bulk counting is mostly population counts), and POPCNT with PEXT slider
 // lookups; perft() picks the best one the CPU supports.
-#define KNIGHTLY_PERFT_BODY(name, lookup)                                  \
-  template <Color Us>                                                      \
-  std::uint64_t name(Position& pos, int depth) {                           \
-    if (depth == 1) {                                                      \
-      movegen::CountSink counter;                                          \
-      movegen::generate<Us, movegen::Mode::All, lookup>(pos, counter);     \
-      return counter.count;                                                \
-    }                                                                      \
-    MoveBuffer buffer;                                                     \
-    movegen::BufferSink sink{buffer.moves};                                \
-    movegen::generate<Us, movegen::Mode::All, lookup>(pos, sink);          \
-    std::uint64_t nodes = 0;                                               \
-    for (const Move* m = buffer.moves; m != sink.out; ++m) {               \
-      pos.do_move(*m);                                                     \
-      nodes += name<~Us>(pos, depth - 1);                                  \
-      pos.undo_move();                                                     \
-    }                                                                      \
-    return nodes;                                                          \
+#define KNIGHTLY_PERFT_BODY(name, lookup)                              \
+  template <Color Us>                                                  \
+  std::uint64_t name(Position& pos, int depth) {                       \
+    if (depth == 1) {                                                  \
+      movegen::CountSink counter;                                      \
+      movegen::generate<Us, movegen::Mode::All, lookup>(pos, counter); \
+      return counter.count;                                            \
+    }                                                                  \
+    MoveBuffer buffer;                                                 \
+    movegen::BufferSink sink{buffer.moves};                            \
+    movegen::generate<Us, movegen::Mode::All, lookup>(pos, sink);      \
+    std::uint64_t nodes = 0;                                           \
+    for (const Move* m = buffer.moves; m != sink.out; ++m) {           \
+      pos.do_move(*m);                                                 \
+      nodes += name<~Us>(pos, depth - 1);                              \
+      pos.undo_move();                                                 \
+    }                                                                  \
+    return nodes;                                                      \
   }
 
 KNIGHTLY_PERFT_BODY(perft_generic, Lookup::Magic)
@@ -55,9 +55,12 @@ KNIGHTLY_PERFT_BODY(perft_pext, Lookup::Pext)
 bool perft_available(PerftImpl impl) {
   switch (impl) {
     case PerftImpl::Auto:
-    case PerftImpl::Generic: return true;
-    case PerftImpl::Popcnt: return detail::tables.has_popcnt;
-    case PerftImpl::Pext: return detail::tables.fast_pext;
+    case PerftImpl::Generic:
+      return true;
+    case PerftImpl::Popcnt:
+      return detail::tables.has_popcnt;
+    case PerftImpl::Pext:
+      return detail::tables.fast_pext;
   }
   return false;
 }
@@ -71,14 +74,17 @@ std::uint64_t perft(Position& pos, int depth, PerftImpl impl) {
   if (!perft_available(impl)) impl = PerftImpl::Generic;
   const bool white = pos.side_to_move() == White;
 #ifdef KNIGHTLY_PERFT_X86
-  if (impl == PerftImpl::Pext) return white ? perft_pext<White>(pos, depth) : perft_pext<Black>(pos, depth);
+  if (impl == PerftImpl::Pext)
+    return white ? perft_pext<White>(pos, depth) : perft_pext<Black>(pos, depth);
   if (impl == PerftImpl::Popcnt)
     return white ? perft_popcnt<White>(pos, depth) : perft_popcnt<Black>(pos, depth);
 #endif
   return white ? perft_generic<White>(pos, depth) : perft_generic<Black>(pos, depth);
 }
 
-std::uint64_t perft(Position& pos, int depth) { return perft(pos, depth, PerftImpl::Auto); }
+std::uint64_t perft(Position& pos, int depth) {
+  return perft(pos, depth, PerftImpl::Auto);
+}
 
 std::vector<std::pair<Move, std::uint64_t>> perft_divide(Position& pos, int depth) {
   std::vector<std::pair<Move, std::uint64_t>> out;

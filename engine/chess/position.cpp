@@ -60,7 +60,9 @@ std::unexpected<FenError> fen_error(int field, std::string message) {
   return std::unexpected(FenError{field, std::move(message)});
 }
 
-const char* color_name(Color c) { return c == White ? "white" : "black"; }
+const char* color_name(Color c) {
+  return c == White ? "white" : "black";
+}
 
 }  // namespace
 
@@ -95,13 +97,13 @@ std::expected<Position, FenError> Position::from_fen(std::string_view fen) {
   if (fields.empty()) return fen_error(1, "placement: empty FEN");
   if (fields.size() < 4) {
     static const char* names[] = {"placement", "side to move", "castling", "en passant"};
-    return fen_error(int(fields.size()) + 1,
-                     std::string(names[fields.size()]) + ": field missing");
+    return fen_error(int(fields.size()) + 1, std::string(names[fields.size()]) + ": field missing");
   }
-  if (fields.size() == 5) return fen_error(6, "fullmove: field missing (give both counters or neither)");
+  if (fields.size() == 5)
+    return fen_error(6, "fullmove: field missing (give both counters or neither)");
   if (fields.size() > 6)
-    return fen_error(6, "fullmove: unexpected text after the sixth field: '" +
-                            std::string(fields[6]) + "'");
+    return fen_error(
+        6, "fullmove: unexpected text after the sixth field: '" + std::string(fields[6]) + "'");
 
   Position pos{EmptyTag{}};
   pos.board_.fill(NoPiece);
@@ -132,8 +134,8 @@ std::expected<Position, FenError> Position::from_fen(std::string_view fen) {
       file += c - '0';
       last_digit = true;
       if (file > 8)
-        return fen_error(1, "placement: rank " + std::to_string(rank + 1) +
-                                " has more than 8 squares");
+        return fen_error(
+            1, "placement: rank " + std::to_string(rank + 1) + " has more than 8 squares");
       continue;
     }
     auto idx = PieceChars.find(c);
@@ -141,8 +143,8 @@ std::expected<Position, FenError> Position::from_fen(std::string_view fen) {
       return fen_error(1, std::string("placement: bad piece letter '") + c + "' in rank " +
                               std::to_string(rank + 1));
     if (file >= 8)
-      return fen_error(1, "placement: rank " + std::to_string(rank + 1) +
-                              " has more than 8 squares");
+      return fen_error(1,
+                       "placement: rank " + std::to_string(rank + 1) + " has more than 8 squares");
     Piece p = Piece(idx);
     if (type_of(p) == Pawn && (rank == 0 || rank == 7))
       return fen_error(1, "placement: pawn on rank " + std::to_string(rank + 1));
@@ -164,8 +166,10 @@ std::expected<Position, FenError> Position::from_fen(std::string_view fen) {
   }
 
   // Field 2: side to move.
-  if (fields[1] == "w") pos.side_ = White;
-  else if (fields[1] == "b") pos.side_ = Black;
+  if (fields[1] == "w")
+    pos.side_ = White;
+  else if (fields[1] == "b")
+    pos.side_ = Black;
   else
     return fen_error(2, "side to move: expected 'w' or 'b', got '" + std::string(fields[1]) + "'");
   {
@@ -183,13 +187,21 @@ std::expected<Position, FenError> Position::from_fen(std::string_view fen) {
       Color col;
       Square rook_sq;
       switch (c) {
-        case 'K': right = WhiteOO, col = White, rook_sq = 7; break;
-        case 'Q': right = WhiteOOO, col = White, rook_sq = 0; break;
-        case 'k': right = BlackOO, col = Black, rook_sq = 63; break;
-        case 'q': right = BlackOOO, col = Black, rook_sq = 56; break;
+        case 'K':
+          right = WhiteOO, col = White, rook_sq = 7;
+          break;
+        case 'Q':
+          right = WhiteOOO, col = White, rook_sq = 0;
+          break;
+        case 'k':
+          right = BlackOO, col = Black, rook_sq = 63;
+          break;
+        case 'q':
+          right = BlackOOO, col = Black, rook_sq = 56;
+          break;
         default:
-          return fen_error(3, std::string("castling: bad character '") + c +
-                                  "' (expected KQkq or -)");
+          return fen_error(3,
+                           std::string("castling: bad character '") + c + "' (expected KQkq or -)");
       }
       if (st.castling & right)
         return fen_error(3, std::string("castling: right '") + c + "' given twice");
@@ -232,11 +244,11 @@ std::expected<Position, FenError> Position::from_fen(std::string_view fen) {
   // Fields 5 and 6: counters (EPD omits them).
   if (fields.size() == 6) {
     if (!parse_counter(fields[4], st.halfmove))
-      return fen_error(5, "halfmove clock: '" + std::string(fields[4]) +
-                              "' is not a non-negative integer");
+      return fen_error(
+          5, "halfmove clock: '" + std::string(fields[4]) + "' is not a non-negative integer");
     if (!parse_counter(fields[5], pos.fullmove_) || pos.fullmove_ < 1)
-      return fen_error(6, "fullmove number: '" + std::string(fields[5]) +
-                              "' is not a positive integer");
+      return fen_error(
+          6, "fullmove number: '" + std::string(fields[5]) + "' is not a positive integer");
   } else {
     st.halfmove = 0;
     pos.fullmove_ = 1;
@@ -305,7 +317,9 @@ MoveList Position::legal_captures() const {
   return list;
 }
 
-bool Position::is_legal(Move m) const { return legal_moves().contains(m); }
+bool Position::is_legal(Move m) const {
+  return legal_moves().contains(m);
+}
 
 void Position::do_move(Move m) {
   const StateInfo& prev = states_.back();
@@ -413,7 +427,9 @@ void Position::undo_null_move() {
   states_.pop_back();
 }
 
-Square Position::king_square(Color c) const { return lsb(pieces(c, King)); }
+Square Position::king_square(Color c) const {
+  return lsb(pieces(c, King));
+}
 
 Bitboard Position::attackers_to(Square s, Bitboard occ) const {
   return (pawn_attacks(White, s) & pieces(Black, Pawn)) |
@@ -427,7 +443,9 @@ Bitboard Position::checkers() const {
   return attackers_to(king_square(side_), occupied()) & pieces(~side_);
 }
 
-bool Position::in_check() const { return checkers() != 0; }
+bool Position::in_check() const {
+  return checkers() != 0;
+}
 
 bool Position::is_capture(Move m) const {
   return m.kind() == Move::EnPassant || (m.kind() != Move::Castling && board_[m.to()] != NoPiece);
@@ -458,24 +476,40 @@ bool Position::gives_check(Move m) const {
   // Direct check by the moved piece (the rook, for castling).
   Bitboard direct = 0;
   switch (pt) {
-    case Pawn: direct = pawn_attacks(us, piece_sq); break;
-    case Knight: direct = knight_attacks(piece_sq); break;
-    case Bishop: direct = bishop_attacks(piece_sq, occ); break;
-    case Rook: direct = rook_attacks(piece_sq, occ); break;
-    case Queen: direct = queen_attacks(piece_sq, occ); break;
-    default: break;
+    case Pawn:
+      direct = pawn_attacks(us, piece_sq);
+      break;
+    case Knight:
+      direct = knight_attacks(piece_sq);
+      break;
+    case Bishop:
+      direct = bishop_attacks(piece_sq, occ);
+      break;
+    case Rook:
+      direct = rook_attacks(piece_sq, occ);
+      break;
+    case Queen:
+      direct = queen_attacks(piece_sq, occ);
+      break;
+    default:
+      break;
   }
   if (direct & square_bb(ksq)) return true;
   // Discovered check by our sliders, with the captured piece (if any) gone.
   Bitboard ours = pieces(us) & ~square_bb(from);
-  if (m.kind() == Move::Castling) ours &= ~square_bb(to > from ? Square(from + 3) : Square(from - 4));
+  if (m.kind() == Move::Castling)
+    ours &= ~square_bb(to > from ? Square(from + 3) : Square(from - 4));
   Bitboard rq = (pieces(Rook) | pieces(Queen)) & ours;
   Bitboard bq = (pieces(Bishop) | pieces(Queen)) & ours;
   return (rook_attacks(ksq, occ) & rq) || (bishop_attacks(ksq, occ) & bq);
 }
 
-Key Position::key() const { return states_.back().key; }
-Key Position::repetition_key() const { return states_.back().rep_key; }
+Key Position::key() const {
+  return states_.back().key;
+}
+Key Position::repetition_key() const {
+  return states_.back().rep_key;
+}
 
 Key Position::compute_key() const {
   Key k = 0;
@@ -487,12 +521,24 @@ Key Position::compute_key() const {
   return k;
 }
 
-std::uint8_t Position::castling_rights() const { return states_.back().castling; }
-Square Position::ep_square() const { return states_.back().ep; }
-int Position::halfmove_clock() const { return states_.back().halfmove; }
-int Position::fullmove_number() const { return fullmove_; }
-int Position::game_ply() const { return int(states_.size()) - 1; }
-Move Position::last_move() const { return states_.back().move; }
+std::uint8_t Position::castling_rights() const {
+  return states_.back().castling;
+}
+Square Position::ep_square() const {
+  return states_.back().ep;
+}
+int Position::halfmove_clock() const {
+  return states_.back().halfmove;
+}
+int Position::fullmove_number() const {
+  return fullmove_;
+}
+int Position::game_ply() const {
+  return int(states_.size()) - 1;
+}
+Move Position::last_move() const {
+  return states_.back().move;
+}
 
 int Position::repetition_count() const {
   const int last = int(states_.size()) - 1;

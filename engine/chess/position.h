@@ -21,7 +21,7 @@ struct FenError {
 // How a game ended by the rules (not by adjudication).
 enum class GameEnd : std::uint8_t {
   None,
-  Checkmate,             // side to move is mated
+  Checkmate,  // side to move is mated
   Stalemate,
   ThreefoldRepetition,
   FiftyMoveRule,         // 100 half-moves without capture or pawn move, and not mate
@@ -65,13 +65,13 @@ class Position {
   bool is_capture(Move m) const;
   Piece captured_piece(Move m) const;  // NoPiece if not a capture (en passant gives a pawn)
   bool gives_check(Move m) const;
-  Key key() const;  // Zobrist key, Polyglot-compatible (ep only when capturable)
+  Key key() const;          // Zobrist key, Polyglot-compatible (ep only when capturable)
   Key compute_key() const;  // from scratch, for tests
   std::uint8_t castling_rights() const;
   Square ep_square() const;  // NoSquare if none
   int halfmove_clock() const;
   int fullmove_number() const;
-  int game_ply() const;  // half-moves since the root FEN position, via do_move
+  int game_ply() const;    // half-moves since the root FEN position, via do_move
   Move last_move() const;  // Move::none() at the root
 
   // Game end by the rules. Repetition counts positions since the last irreversible move,
@@ -80,7 +80,7 @@ class Position {
   int repetition_count() const;  // how many times the current position occurred (1 = first)
   bool is_draw_by_repetition_in_search(int ply_from_root) const;  // 2-fold after root, for search
   bool insufficient_material() const;
-  Bitboard checkers() const;  // enemy pieces giving check to the side to move
+  Bitboard checkers() const;   // enemy pieces giving check to the side to move
   Key repetition_key() const;  // key() with the ep square only when a legal capture exists
 
  private:

@@ -9,6 +9,8 @@ std::string square_name(Square s) {
   return {char('a' + file_of(s)), char('1' + rank_of(s))};
 }
 
-bool MoveList::contains(Move m) const { return std::find(begin(), end(), m) != end(); }
+bool MoveList::contains(Move m) const {
+  return std::find(begin(), end(), m) != end();
+}
 
 }  // namespace knightly::chess

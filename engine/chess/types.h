@@ -10,22 +10,36 @@ using Bitboard = std::uint64_t;
 using Key = std::uint64_t;
 
 enum Color : std::uint8_t { White = 0, Black = 1 };
-constexpr Color operator~(Color c) { return Color(c ^ 1); }
+constexpr Color operator~(Color c) {
+  return Color(c ^ 1);
+}
 
 enum PieceType : std::uint8_t { Pawn = 0, Knight, Bishop, Rook, Queen, King, NoPieceType };
 
 // Piece = colour * 6 + type; NoPiece for an empty square.
 enum Piece : std::uint8_t { NoPiece = 12 };
-constexpr Piece make_piece(Color c, PieceType t) { return Piece(c * 6 + t); }
-constexpr Color color_of(Piece p) { return Color(p / 6); }
-constexpr PieceType type_of(Piece p) { return p == NoPiece ? NoPieceType : PieceType(p % 6); }
+constexpr Piece make_piece(Color c, PieceType t) {
+  return Piece(c * 6 + t);
+}
+constexpr Color color_of(Piece p) {
+  return Color(p / 6);
+}
+constexpr PieceType type_of(Piece p) {
+  return p == NoPiece ? NoPieceType : PieceType(p % 6);
+}
 
 // Squares a1 = 0, b1 = 1, ..., h8 = 63. NoSquare = 64.
 using Square = std::uint8_t;
 constexpr Square NoSquare = 64;
-constexpr int file_of(Square s) { return s & 7; }
-constexpr int rank_of(Square s) { return s >> 3; }
-constexpr Square make_square(int file, int rank) { return Square(rank * 8 + file); }
+constexpr int file_of(Square s) {
+  return s & 7;
+}
+constexpr int rank_of(Square s) {
+  return s >> 3;
+}
+constexpr Square make_square(int file, int rank) {
+  return Square(rank * 8 + file);
+}
 std::string square_name(Square s);  // "e4"
 
 // Castling rights as bits.

@@ -1,6 +1,5 @@
 // FEN strict parsing (every malformed class named in its error) and canonical writing; EPD.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <string>
 
@@ -21,9 +20,11 @@ TEST_CASE("malformed FENs are rejected with the field and the reason", "[fen]") 
       {"", 1, "empty"},
       {"rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1, "7 ranks, expected 8"},
       {"4k3/8/8/8/8/8/8/4K3/8 w - - 0 1", 1, "more than 8 ranks"},
-      {"rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1, "rank 7 has more than 8 squares"},
+      {"rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1,
+       "rank 7 has more than 8 squares"},
       {"rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1, "rank 7 has 7 squares"},
-      {"rnbqkbnr/pppppppp/8/8/4P4/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1", 1, "rank 4 has more than 8 squares"},
+      {"rnbqkbnr/pppppppp/8/8/4P4/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1", 1,
+       "rank 4 has more than 8 squares"},
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", 1, "bad piece letter 'X'"},
       {"rnbqkbnr/pppppppp/8/8/8/9/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1, "bad piece letter '9'"},
       {"rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1, "two digits in a row"},
@@ -63,16 +64,18 @@ TEST_CASE("malformed FENs are rejected with the field and the reason", "[fen]") 
 TEST_CASE("FEN is written canonically", "[fen]") {
   CHECK(Position().fen() == Position::StartFen);
   // Extra spaces are tolerated, the output is canonical.
-  CHECK(Position::from_fen("  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR   w KQkq - 0 1 ")->fen() ==
-        Position::StartFen);
+  CHECK(
+      Position::from_fen("  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR   w KQkq - 0 1 ")->fen() ==
+      Position::StartFen);
   // Castling letters are written in KQkq order whatever the input order.
   CHECK(Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1")->fen() ==
         "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
   // An en-passant square nobody can capture on is dropped; one that can be used is kept.
   CHECK(Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")->fen() ==
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
-  CHECK(Position::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")->fen() ==
-        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+  CHECK(
+      Position::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")->fen() ==
+      "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
   // EPD-style FEN without counters: halfmove 0, fullmove 1.
   auto epd4 = Position::from_fen("8/8/8/4k3/8/8/8/4K3 b - -");
   REQUIRE(epd4.has_value());
@@ -108,8 +111,8 @@ TEST_CASE("every book and test-suite FEN of the shared data parses and round-tri
 }
 
 TEST_CASE("EPD operations are parsed", "[epd]") {
-  auto wac = parse_epd(
-      "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";");
+  auto wac =
+      parse_epd("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";");
   REQUIRE(wac.has_value());
   CHECK(wac->position.fen() == "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
   REQUIRE(wac->find("bm") != nullptr);
@@ -118,15 +121,16 @@ TEST_CASE("EPD operations are parsed", "[epd]") {
   CHECK(wac->find("am") == nullptr);
 
   auto multi = parse_epd(
-      "4k3/8/8/8/8/8/8/4K2R w K - bm Rh8+ Kf2; am Kd1; c0 \"a comment; with a semicolon\"; acd 12;");
+      "4k3/8/8/8/8/8/8/4K2R w K - bm Rh8+ Kf2; am Kd1; c0 \"a comment; with a semicolon\"; acd "
+      "12;");
   REQUIRE(multi.has_value());
   CHECK(*multi->find("bm") == std::vector<std::string>{"Rh8+", "Kf2"});
   CHECK(*multi->find("am") == std::vector<std::string>{"Kd1"});
   CHECK(*multi->find("c0") == std::vector<std::string>{"a comment; with a semicolon"});
   CHECK(*multi->find("acd") == std::vector<std::string>{"12"});
 
-  auto perft_line = parse_epd(
-      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902");
+  auto perft_line =
+      parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902");
   REQUIRE(perft_line.has_value());
   CHECK(perft_line->position.fen() == Position::StartFen);
   CHECK(*perft_line->find("D1") == std::vector<std::string>{"20"});

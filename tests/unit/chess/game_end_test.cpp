@@ -1,7 +1,6 @@
 // Game end by the rules, table-driven: mates, stalemates, dead positions, repetition with and
 // without a capturable en-passant square, the fifty-move edge.
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -26,12 +25,18 @@ Position play(const std::string& fen, const std::vector<std::string>& uci_moves)
 
 const char* name(GameEnd e) {
   switch (e) {
-    case GameEnd::None: return "None";
-    case GameEnd::Checkmate: return "Checkmate";
-    case GameEnd::Stalemate: return "Stalemate";
-    case GameEnd::ThreefoldRepetition: return "ThreefoldRepetition";
-    case GameEnd::FiftyMoveRule: return "FiftyMoveRule";
-    case GameEnd::InsufficientMaterial: return "InsufficientMaterial";
+    case GameEnd::None:
+      return "None";
+    case GameEnd::Checkmate:
+      return "Checkmate";
+    case GameEnd::Stalemate:
+      return "Stalemate";
+    case GameEnd::ThreefoldRepetition:
+      return "ThreefoldRepetition";
+    case GameEnd::FiftyMoveRule:
+      return "FiftyMoveRule";
+    case GameEnd::InsufficientMaterial:
+      return "InsufficientMaterial";
   }
   return "?";
 }
@@ -45,7 +50,8 @@ TEST_CASE("game end of single positions", "[gameend]") {
     const char* what;
   };
   const Row rows[] = {
-      {"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", GameEnd::Checkmate, "fool's mate"},
+      {"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", GameEnd::Checkmate,
+       "fool's mate"},
       {"R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1", GameEnd::Checkmate, "back-rank mate"},
       {"6rk/5Npp/8/8/8/8/8/6K1 b - - 1 1", GameEnd::Checkmate, "smothered mate"},
       {"4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1", GameEnd::Checkmate, "queen mate supported by king"},
@@ -105,7 +111,8 @@ TEST_CASE("threefold repetition by knight shuffles", "[gameend][repetition]") {
   CHECK(name(pos.game_end()) == std::string("None"));
 }
 
-TEST_CASE("repetition counts a capturable en-passant square as a different position", "[gameend][repetition]") {
+TEST_CASE("repetition counts a capturable en-passant square as a different position",
+          "[gameend][repetition]") {
   // After e2e4 black's d4 pawn can take en passant, so that first position differs from the
   // later ones with the same placement.
   auto pos = play("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", {"e2e4"});
@@ -121,7 +128,8 @@ TEST_CASE("repetition counts a capturable en-passant square as a different posit
   CHECK(name(pos.game_end()) == std::string("ThreefoldRepetition"));
 }
 
-TEST_CASE("repetition ignores an en-passant square no pawn can legally use", "[gameend][repetition]") {
+TEST_CASE("repetition ignores an en-passant square no pawn can legally use",
+          "[gameend][repetition]") {
   // The d4 pawn is pinned against its king on a4 by the rook once e4 and d4 both vanish, so
   // exd3 e.p. is illegal and the position after e2e4 equals the later ones.
   auto pos = play("8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1", {"e2e4"});
@@ -137,7 +145,8 @@ TEST_CASE("repetition ignores an en-passant square no pawn can legally use", "[g
   CHECK(name(pos.game_end()) == std::string("ThreefoldRepetition"));
 }
 
-TEST_CASE("repetition in search: two-fold inside the tree, three-fold across the root", "[repetition]") {
+TEST_CASE("repetition in search: two-fold inside the tree, three-fold across the root",
+          "[repetition]") {
   auto pos = play(std::string(Position::StartFen), {"g1f3"});  // the search root
   const std::vector<std::string> line = {"g8f6", "f3g1", "f6g8", "g1f3", "g8f6"};
   int ply = 0;
@@ -148,7 +157,8 @@ TEST_CASE("repetition in search: two-fold inside the tree, three-fold across the
     CHECK(pos.is_draw_by_repetition_in_search(ply) == (ply == 5));
   }
   // Three-fold across the root: the start position was seen before the root twice.
-  auto deep = play(std::string(Position::StartFen), {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"});
+  auto deep = play(std::string(Position::StartFen),
+                   {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"});
   deep.do_move(*parse_uci(deep, "f6g8"));
   CHECK(deep.is_draw_by_repetition_in_search(1));
 }

@@ -1,9 +1,9 @@
 // SAN written exactly per the PGN standard (section 8.2.3) and read leniently; UCI text.
-#include <catch2/catch.hpp>
+#include "engine/chess/notation.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 
-#include "engine/chess/notation.h"
 #include "engine/chess/position.h"
 
 using namespace knightly::chess;
@@ -58,7 +58,8 @@ TEST_CASE("SAN writer follows the PGN standard", "[san]") {
       {"4k3/8/8/3Q1Q2/8/3Q4/8/4K3 w - - 0 1", "d5e4", "Qd5e4#", "file and rank both needed"},
       {"4k3/8/8/3Q1Q2/8/3Q4/8/4K3 w - - 0 1", "d3e4", "Q3e4#", "file shared: rank"},
       {"4k3/8/8/3Q1Q2/8/3Q4/8/4K3 w - - 0 1", "f5e4", "Qfe4+", "file first"},
-      {"4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1", "g1e2", "Ne2", "a pinned knight does not force disambiguation"},
+      {"4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1", "g1e2", "Ne2",
+       "a pinned knight does not force disambiguation"},
       {"3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8q", "e8=Q+", "promotion with check"},
       {"3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8n", "e8=N", "underpromotion"},
       {"3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8r", "exd8=R+", "capture promotion"},
@@ -68,8 +69,10 @@ TEST_CASE("SAN writer follows the PGN standard", "[san]") {
       {"5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", "O-O+", "castling with check"},
       {"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", "Ra8#", "mate"},
       {"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a7", "Ra7", "quiet"},
-      {"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2", "e4d5", "exd5", "pawn capture"},
-      {"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "e5f6", "exf6", "en passant"},
+      {"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2", "e4d5", "exd5",
+       "pawn capture"},
+      {"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "e5f6", "exf6",
+       "en passant"},
       {"4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", "b2c3", "bxc3", "pawn takes"},
       {"4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", "d2c3", "Bxc3", "bishop takes"},
       {"4k3/8/8/8/8/8/4B3/R3K2R w - - 0 1", "e2b5", "Bb5+", "check"},
@@ -107,8 +110,10 @@ TEST_CASE("SAN reader is lenient", "[san]") {
   CHECK(uci_of_san(promo, "ed8Q") == "e7d8q");
   CHECK(uci_of_san("4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", "bxc3") == "b2c3");
   CHECK(uci_of_san("4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", "Bxc3") == "d2c3");
-  CHECK(uci_of_san("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "exf6 e.p.") == "e5f6");
-  CHECK(uci_of_san("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "exf6") == "e5f6");
+  CHECK(uci_of_san("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "exf6 e.p.") ==
+        "e5f6");
+  CHECK(uci_of_san("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "exf6") ==
+        "e5f6");
 }
 
 TEST_CASE("SAN reader rejects illegal and ambiguous moves, saying which", "[san]") {
@@ -149,22 +154,23 @@ TEST_CASE("UCI move text both ways", "[uci]") {
   CHECK(parse_uci(castle, "e1c1")->kind() == Move::Castling);
 }
 
-TEST_CASE("gives_check covers direct, discovered, castling, en-passant and promotion checks", "[position]") {
+TEST_CASE("gives_check covers direct, discovered, castling, en-passant and promotion checks",
+          "[position]") {
   struct Row {
     const char* fen;
     const char* uci;
     bool check;
   };
   const Row rows[] = {
-      {"4k3/8/8/8/8/8/4B3/R3K2R w - - 0 1", "e2b5", true},            // direct
-      {"4k3/8/8/8/8/8/4B3/4R1K1 w - - 0 1", "e2d3", true},            // discovered by the rook
+      {"4k3/8/8/8/8/8/4B3/R3K2R w - - 0 1", "e2b5", true},  // direct
+      {"4k3/8/8/8/8/8/4B3/4R1K1 w - - 0 1", "e2d3", true},  // discovered by the rook
       {"4k3/8/8/8/8/8/4B3/4R1K1 w - - 0 1", "g1g2", false},
-      {"5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", true},               // castling rook checks
+      {"5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", true},  // castling rook checks
       {"3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", true},
       {"8/8/8/K2pP2k/8/8/8/8 w - d6 0 1", "e5d6", false},
       {"8/8/8/1K1pP2k/8/8/8/8 w - d6 0 1", "e5d6", false},
       {"7k/8/8/1B1pP3/8/8/8/K7 w - d6 0 1", "e5d6", false},
-      {"8/8/8/R2pP2k/8/8/8/K7 w - d6 0 1", "e5d6", true},             // ep discovers the rook
+      {"8/8/8/R2pP2k/8/8/8/K7 w - d6 0 1", "e5d6", true},  // ep discovers the rook
       {"3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8q", true},
       {"3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8n", false},
       {"7k/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8r", true},

@@ -35,11 +35,12 @@ inline std::vector<PerftCase> load_perft_cases() {
     while (!c.fen.empty() && c.fen.back() == ' ') c.fen.pop_back();
     while (semi != std::string::npos) {
       auto next = text.find(';', semi + 1);
-      std::istringstream op(text.substr(semi + 1, next == std::string::npos ? std::string::npos
-                                                                            : next - semi - 1));
+      std::istringstream op(
+          text.substr(semi + 1, next == std::string::npos ? std::string::npos : next - semi - 1));
       std::string d;
       std::uint64_t n = 0;
-      if (op >> d >> n && d.size() > 1 && d[0] == 'D') c.depths.emplace_back(std::stoi(d.substr(1)), n);
+      if (op >> d >> n && d.size() > 1 && d[0] == 'D')
+        c.depths.emplace_back(std::stoi(d.substr(1)), n);
       semi = next;
     }
     cases.push_back(std::move(c));

@@ -1,9 +1,10 @@
 // Perft counts of every perft.epd position at every listed depth with at most 10M nodes
 // (200k under KNIGHTLY_QUICK, the sanitizer run).
+#include "engine/chess/perft.h"
+
 #include <catch2/catch.hpp>
 
 #include "engine/chess/notation.h"
-#include "engine/chess/perft.h"
 #include "tests/unit/chess/perft_data.h"
 
 using namespace knightly::chess;
@@ -29,7 +30,8 @@ TEST_CASE("perft.epd counts up to the default limit", "[perft]") {
 }
 
 TEST_CASE("perft_divide sums to perft and lists every legal root move once", "[perft]") {
-  auto pos = *Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+  auto pos =
+      *Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
   auto divide = perft_divide(pos, 3);
   REQUIRE(divide.size() == 48);
   std::uint64_t sum = 0;
@@ -52,7 +54,8 @@ TEST_CASE("every perft implementation gives the perft.epd counts", "[perft]") {
   const std::uint64_t limit = knightly::test::quick_mode() ? 20'000 : 1'000'000;
   auto cases = knightly::test::load_perft_cases();
   for (PerftImpl impl : {PerftImpl::Generic, PerftImpl::Popcnt, PerftImpl::Pext}) {
-    INFO("implementation " << int(impl) << (perft_available(impl) ? "" : " (not on this CPU: generic)"));
+    INFO("implementation " << int(impl)
+                           << (perft_available(impl) ? "" : " (not on this CPU: generic)"));
     for (const auto& c : cases) {
       auto pos = Position::from_fen(c.fen);
       REQUIRE(pos.has_value());

@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
   }
   auto pos = Position::from_fen(fen);
   if (!pos) {
-    std::fprintf(stderr, "bad FEN (field %d): %s\n", pos.error().field, pos.error().message.c_str());
+    std::fprintf(stderr, "bad FEN (field %d): %s\n", pos.error().field,
+                 pos.error().message.c_str());
     return 2;
   }
   auto start = std::chrono::steady_clock::now();

@@ -1,7 +1,6 @@
 // Position keys equal the Polyglot book keys published with the format
 // (http://hgm.nubati.net/book_format.html, "Test positions").
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
