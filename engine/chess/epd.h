@@ -18,6 +18,8 @@ struct Epd {
 };
 
 // Also accepts perft.epd's ";D1 20 ;D2 400" form and plain FEN lines with six fields.
+// Errors in the position carry its FEN field (1-6); an error in the operations (an
+// unterminated quoted operand) has field 0.
 std::expected<Epd, FenError> parse_epd(std::string_view line);
 
 }  // namespace knightly::chess
