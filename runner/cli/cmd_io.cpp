@@ -168,7 +168,7 @@ int cmd_import(Args& args) {
         mr.book = m.comment == "book";
         r.moves.push_back(mr);
       }
-      if (!g.moves.empty()) r.reason = reason_from_comment(g.moves.back().comment);
+      r.reason = reason_from_comment(g.moves.empty() ? g.comment : g.moves.back().comment);
       r.termination = classify(r.reason, g.tag("Termination"), r.result);
       r.time_control = g.tag("TimeControl");
       r.start_time = start_time_of(g);

@@ -36,6 +36,7 @@ MoveReply to_move_reply(const GoReply& g) {
   m.eval.seldepth = g.last_info.seldepth;
   m.eval.nodes = g.last_info.nodes;
   m.eval.time_ms = g.elapsed_ms;
+  m.elapsed_ms = g.elapsed_ms;
   return m;
 }
 
