@@ -8,8 +8,10 @@
 
 namespace knightly::db {
 
-Database::Database(const std::string& path, int flags, int busy_timeout_ms) : path_(path) {
-  const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+Database::Database(const std::string& path, int flags, int busy_timeout_ms, const std::string& uri)
+    : path_(path) {
+  const int rc = uri.empty() ? sqlite3_open_v2(path.c_str(), &db_, flags, nullptr)
+                             : sqlite3_open_v2(uri.c_str(), &db_, flags | SQLITE_OPEN_URI, nullptr);
   if (rc != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     close();

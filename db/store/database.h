@@ -13,7 +13,9 @@ class Database {
  public:
   // flags are SQLITE_OPEN_* values; the connection is always opened with extended result
   // codes and the given busy timeout, so a held lock fails after busy_timeout_ms, not never.
-  Database(const std::string& path, int flags, int busy_timeout_ms);
+  // `uri`, when given, is what SQLite opens (with SQLITE_OPEN_URI); `path` is still what
+  // messages name.
+  Database(const std::string& path, int flags, int busy_timeout_ms, const std::string& uri = "");
   ~Database();
   Database(Database&& other) noexcept;
   Database& operator=(Database&& other) noexcept;

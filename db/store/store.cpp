@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -119,6 +120,27 @@ std::expected<int, StoreError> check_identity(const Identity& id, const std::str
   return id.user_version;
 }
 
+// A reader needs the -shm file next to a WAL database; in a directory it cannot write, with
+// no writer around (none can create its -wal there either), SQLite reads the file as
+// immutable instead. Returns the URI for that case, "" otherwise.
+std::string immutable_uri_if_needed(const std::string& path) {
+  std::error_code ec;
+  const std::string dir = parent_dir(path);
+  if (::access(dir.c_str(), W_OK) == 0) return "";
+  if (fs::exists(path + "-wal", ec) || fs::exists(path + "-shm", ec)) return "";
+  std::string uri = "file:";
+  for (char c : fs::absolute(path, ec).string()) {
+    if (c == '%' || c == '?' || c == '#') {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
+      uri += buf;
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?immutable=1";
+}
+
 std::expected<Store::Impl*, StoreError> open_impl(const std::string& path,
                                                   const StoreOptions& options) {
   const bool memory = path == ":memory:";
@@ -127,8 +149,11 @@ std::expected<Store::Impl*, StoreError> open_impl(const std::string& path,
   const int flags = options.mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY
                                                        : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   try {
+    const std::string uri = options.mode == OpenMode::ReadOnly && !memory
+                                ? immutable_uri_if_needed(path)
+                                : std::string();
     auto impl = std::make_unique<Store::Impl>(
-        Database(path, flags | SQLITE_OPEN_NOMUTEX, options.busy_timeout_ms));
+        Database(path, flags | SQLITE_OPEN_NOMUTEX, options.busy_timeout_ms, uri));
     Database& db = impl->db;
     if (options.mode == OpenMode::ReadWrite && db.read_only())
       return std::unexpected(

@@ -1,6 +1,8 @@
 // Files the store must refuse with a clear error naming the path, without touching them.
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -225,4 +227,34 @@ TEST_CASE("a write blocked by another writer throws Locked after the busy timeou
   store->insert_game(t, synthetic_game(1, 10, "A", "B"), a, b);
   CHECK(store->count_games() == 2);
   CHECK(store->integrity_check() == "ok");
+}
+
+TEST_CASE("a database in a directory the reader cannot write is still readable") {
+  TempDir dir;
+  const auto sub = dir.path() / "ro";
+  std::filesystem::create_directory(sub);
+  const std::string path = (sub / "k.db").string();
+  make_knightly_db(path, 4);  // closed cleanly: no -wal or -shm left
+  REQUIRE_FALSE(std::filesystem::exists(path + "-shm"));
+  const auto before = snapshot(path);
+  ::chmod(dir.path().c_str(), 0755);
+  ::chmod(sub.c_str(), 0555);
+  ::chmod(path.c_str(), 0444);
+
+  // Root may write anywhere, so the reader runs as an unprivileged user in a child.
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) _exit(10);
+    db::StoreOptions options;
+    options.mode = OpenMode::ReadOnly;
+    auto store = Store::open(path, options);
+    if (!store) _exit(11);
+    _exit(store->count_games() == 4 && store->standings({}).size() == 2 ? 0 : 12);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(snapshot(path) == before);
 }
