@@ -22,7 +22,8 @@ int edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-std::optional<std::string> closest_name(std::string_view word, const std::vector<std::string>& candidates) {
+std::optional<std::string> closest_name(std::string_view word,
+                                        const std::vector<std::string>& candidates) {
   const int limit = std::max<int>(2, static_cast<int>(word.size()) / 3);
   std::optional<std::string> best;
   int best_distance = limit + 1;

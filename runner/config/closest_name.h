@@ -12,7 +12,8 @@ namespace knightly::runner {
 int edit_distance(std::string_view a, std::string_view b);
 
 // The closest candidate within max(2, |word| / 3) edits, or nothing.
-std::optional<std::string> closest_name(std::string_view word, const std::vector<std::string>& candidates);
+std::optional<std::string> closest_name(std::string_view word,
+                                        const std::vector<std::string>& candidates);
 
 // " did you mean 'x'?" or " (valid: a, b, c)" for the message tail.
 std::string suggestion_text(std::string_view word, const std::vector<std::string>& candidates);

@@ -14,11 +14,11 @@ namespace knightly::runner {
 // One time control period: `moves/time+inc`, sudden death (moves = 0), or fixed time per
 // move (`st`). Times in milliseconds.
 struct TimeControl {
-  int moves = 0;                   // moves per period; 0 = whole game
-  std::int64_t time_ms = 0;        // base time of the period
+  int moves = 0;             // moves per period; 0 = whole game
+  std::int64_t time_ms = 0;  // base time of the period
   std::int64_t increment_ms = 0;
-  std::int64_t movetime_ms = 0;    // fixed time per move (st), exclusive of the above
-  bool infinite = false;           // "inf": no clock at all
+  std::int64_t movetime_ms = 0;  // fixed time per move (st), exclusive of the above
+  bool infinite = false;         // "inf": no clock at all
   bool is_set() const { return infinite || movetime_ms > 0 || time_ms > 0; }
   bool operator==(const TimeControl&) const = default;
 };
@@ -37,9 +37,9 @@ struct EngineConfig {
   // UCI subprocess (builtin == false): argv[0] = command, then args; exec'd directly.
   std::string command;
   std::vector<std::string> args;
-  std::string workdir;                          // "" = current directory
-  std::map<std::string, std::string> env;       // added to the inherited environment
-  bool builtin = false;                         // in-process knightly-engine configuration
+  std::string workdir;                     // "" = current directory
+  std::map<std::string, std::string> env;  // added to the inherited environment
+  bool builtin = false;                    // in-process knightly-engine configuration
   std::vector<std::pair<std::string, std::string>> options;  // UCI options, in given order
   Limits limits;
   std::string protocol = "uci";
@@ -56,8 +56,8 @@ struct DrawAdjudication {
 
 struct ResignAdjudication {
   bool enabled = false;
-  int move_count = 0;   // consecutive moves
-  int score_cp = 0;     // score <= -this for the loser
+  int move_count = 0;      // consecutive moves
+  int score_cp = 0;        // score <= -this for the loser
   bool two_sided = false;  // the winner must also report >= +score
   bool operator==(const ResignAdjudication&) const = default;
 };
@@ -65,18 +65,18 @@ struct ResignAdjudication {
 struct Adjudication {
   DrawAdjudication draw;
   ResignAdjudication resign;
-  int max_moves = 0;     // full moves; 0 = none; the game is drawn after that
+  int max_moves = 0;  // full moves; 0 = none; the game is drawn after that
   bool tb_adjudicate = false;
   bool operator==(const Adjudication&) const = default;
 };
 
 struct OpeningsConfig {
-  std::string file;                 // "" = none (start position)
-  std::string format = "epd";       // epd | pgn
-  std::string order = "random";     // random | sequential
-  int start = 1;                    // 1-based index of the first opening used
-  int plies = 0;                    // at most N plies of a PGN line; 0 = all
-  int random_plies = 0;             // N random legal plies from the position
+  std::string file;              // "" = none (start position)
+  std::string format = "epd";    // epd | pgn
+  std::string order = "random";  // random | sequential
+  int start = 1;                 // 1-based index of the first opening used
+  int plies = 0;                 // at most N plies of a PGN line; 0 = all
+  int random_plies = 0;          // N random legal plies from the position
   bool operator==(const OpeningsConfig&) const = default;
 };
 
@@ -104,13 +104,13 @@ struct TournamentConfig {
   std::string format = "round-robin";  // round-robin | gauntlet
   int seeds = 1;                       // gauntlet: the first N engines play everyone else
   int rounds = 1;
-  int games_per_encounter = 2;         // 2 = a game pair (same opening, colours reversed)
-  bool repeat = true;                  // pairs share an opening
+  int games_per_encounter = 2;  // 2 = a game pair (same opening, colours reversed)
+  bool repeat = true;           // pairs share an opening
   int concurrency = 1;
-  std::uint64_t seed = 0;              // 0 = chosen at start and stored
-  Limits defaults;                     // default tc / depth / nodes
+  std::uint64_t seed = 0;  // 0 = chosen at start and stored
+  Limits defaults;         // default tc / depth / nodes
   Adjudication adjudication;
-  bool recover = true;                 // restart crashed engines
+  bool recover = true;  // restart crashed engines
   bool operator==(const TournamentConfig&) const = default;
 };
 
@@ -128,9 +128,9 @@ struct Config {
   OpeningsConfig openings;
   SprtConfig sprt;
   OutputConfig output;
-  std::string source_text;  // the config as given (stored in the database)
-  std::string source_path;  // for messages
-  std::string base_dir;     // directory relative input paths were resolved against ("" = cwd)
+  std::string source_text;    // the config as given (stored in the database)
+  std::string source_path;    // for messages
+  std::string base_dir;       // directory relative input paths were resolved against ("" = cwd)
   SourcePositions positions;  // empty when not parsed from TOML
   bool operator==(const Config&) const = default;
 };

@@ -1,11 +1,12 @@
 #include "runner/config/config_toml.h"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
 #include <sstream>
-#include <toml++/toml.h>
 #include <vector>
 
 #include "runner/config/closest_name.h"
@@ -33,16 +34,26 @@ Where where_of(const toml::source_region& region) {
 
 const char* type_name(const toml::node& node) {
   switch (node.type()) {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a float";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::date: return "a date";
-    case toml::node_type::time: return "a time";
-    case toml::node_type::date_time: return "a date-time";
-    default: return "nothing";
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
+    default:
+      return "nothing";
   }
 }
 
@@ -102,51 +113,66 @@ class TomlParser {
     for (const auto& [key, node] : table) {
       const std::string name(key.str());
       if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
-        fail(where_of(key.source()), join(prefix, name), "unknown key" + suggestion_text(name, allowed));
+        fail(where_of(key.source()), join(prefix, name),
+             "unknown key" + suggestion_text(name, allowed));
       where_[join(prefix, name)] = where_of(node.source());
     }
   }
 
-  const toml::table* table_at(const toml::table& parent, std::string_view key, const std::string& path) {
+  const toml::table* table_at(const toml::table& parent, std::string_view key,
+                              const std::string& path) {
     const toml::node* node = parent.get(key);
     if (!node) return nullptr;
-    if (!node->is_table()) fail(where_of(node->source()), path, std::string("expected a table, got ") + type_name(*node));
+    if (!node->is_table())
+      fail(where_of(node->source()), path,
+           std::string("expected a table, got ") + type_name(*node));
     where_[path] = where_of(node->source());
     return node->as_table();
   }
 
-  std::optional<std::string> str(const toml::table& t, std::string_view key, const std::string& path) {
+  std::optional<std::string> str(const toml::table& t, std::string_view key,
+                                 const std::string& path) {
     const toml::node* node = t.get(key);
     if (!node) return std::nullopt;
-    if (!node->is_string()) fail(where_of(node->source()), path, std::string("expected a string, got ") + type_name(*node));
+    if (!node->is_string())
+      fail(where_of(node->source()), path,
+           std::string("expected a string, got ") + type_name(*node));
     return node->as_string()->get();
   }
 
-  std::optional<std::int64_t> integer(const toml::table& t, std::string_view key, const std::string& path,
-                                      std::int64_t min, std::int64_t max = INT32_MAX) {
+  std::optional<std::int64_t> integer(const toml::table& t, std::string_view key,
+                                      const std::string& path, std::int64_t min,
+                                      std::int64_t max = INT32_MAX) {
     const toml::node* node = t.get(key);
     if (!node) return std::nullopt;
-    if (!node->is_integer()) fail(where_of(node->source()), path, std::string("expected an integer, got ") + type_name(*node));
+    if (!node->is_integer())
+      fail(where_of(node->source()), path,
+           std::string("expected an integer, got ") + type_name(*node));
     const std::int64_t v = node->as_integer()->get();
     if (v < min || v > max)
       fail(where_of(node->source()), path,
-           "value " + std::to_string(v) + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+           "value " + std::to_string(v) + " is out of range [" + std::to_string(min) + ", " +
+               std::to_string(max) + "]");
     return v;
   }
 
-  std::optional<double> number(const toml::table& t, std::string_view key, const std::string& path) {
+  std::optional<double> number(const toml::table& t, std::string_view key,
+                               const std::string& path) {
     const toml::node* node = t.get(key);
     if (!node) return std::nullopt;
     if (node->is_integer()) return static_cast<double>(node->as_integer()->get());
     if (!node->is_floating_point() || !std::isfinite(node->as_floating_point()->get()))
-      fail(where_of(node->source()), path, std::string("expected a number, got ") + type_name(*node));
+      fail(where_of(node->source()), path,
+           std::string("expected a number, got ") + type_name(*node));
     return node->as_floating_point()->get();
   }
 
   std::optional<bool> boolean(const toml::table& t, std::string_view key, const std::string& path) {
     const toml::node* node = t.get(key);
     if (!node) return std::nullopt;
-    if (!node->is_boolean()) fail(where_of(node->source()), path, std::string("expected true or false, got ") + type_name(*node));
+    if (!node->is_boolean())
+      fail(where_of(node->source()), path,
+           std::string("expected true or false, got ") + type_name(*node));
     return node->as_boolean()->get();
   }
 
@@ -168,15 +194,21 @@ class TomlParser {
       out.tc = *parsed;
     }
     if (auto st = number(t, "st", join(prefix, "st"))) {
-      if (out.tc) fail(where_[join(prefix, "st")], join(prefix, "st"), "give either tc or st, not both");
-      if (*st <= 0) fail(where_[join(prefix, "st")], join(prefix, "st"), "st must be a positive number of seconds");
+      if (out.tc)
+        fail(where_[join(prefix, "st")], join(prefix, "st"), "give either tc or st, not both");
+      if (*st <= 0)
+        fail(where_[join(prefix, "st")], join(prefix, "st"),
+             "st must be a positive number of seconds");
       TimeControl tc;
       tc.movetime_ms = std::max<std::int64_t>(1, std::llround(*st * 1000));
       out.tc = tc;
     }
-    if (auto d = integer(t, "depth", join(prefix, "depth"), 1, 1000)) out.depth = static_cast<int>(*d);
-    if (auto n = integer(t, "nodes", join(prefix, "nodes"), 1, INT64_MAX)) out.nodes = static_cast<std::uint64_t>(*n);
-    if (auto m = integer(t, "time_margin", join(prefix, "time_margin"), 0, 3'600'000)) out.time_margin_ms = *m;
+    if (auto d = integer(t, "depth", join(prefix, "depth"), 1, 1000))
+      out.depth = static_cast<int>(*d);
+    if (auto n = integer(t, "nodes", join(prefix, "nodes"), 1, INT64_MAX))
+      out.nodes = static_cast<std::uint64_t>(*n);
+    if (auto m = integer(t, "time_margin", join(prefix, "time_margin"), 0, 3'600'000))
+      out.time_margin_ms = *m;
   }
 
   void tournament(const toml::table& t) {
@@ -191,13 +223,17 @@ class TomlParser {
     c.format = choice(t, "format", "tournament.format", {"round-robin", "gauntlet"}, c.format);
     if (auto v = integer(t, "seeds", "tournament.seeds", 1)) c.seeds = static_cast<int>(*v);
     if (auto v = integer(t, "rounds", "tournament.rounds", 1)) c.rounds = static_cast<int>(*v);
-    if (auto v = integer(t, "games", "tournament.games", 1)) c.games_per_encounter = static_cast<int>(*v);
+    if (auto v = integer(t, "games", "tournament.games", 1))
+      c.games_per_encounter = static_cast<int>(*v);
     if (auto v = boolean(t, "repeat", "tournament.repeat")) c.repeat = *v;
-    if (auto v = integer(t, "concurrency", "tournament.concurrency", 1, 1024)) c.concurrency = static_cast<int>(*v);
-    if (auto v = integer(t, "seed", "tournament.seed", 0, INT64_MAX)) c.seed = static_cast<std::uint64_t>(*v);
+    if (auto v = integer(t, "concurrency", "tournament.concurrency", 1, 1024))
+      c.concurrency = static_cast<int>(*v);
+    if (auto v = integer(t, "seed", "tournament.seed", 0, INT64_MAX))
+      c.seed = static_cast<std::uint64_t>(*v);
     if (auto v = boolean(t, "recover", "tournament.recover")) c.recover = *v;
     limits(t, "tournament", c.defaults);
-    if (auto v = integer(t, "maxmoves", "tournament.maxmoves", 0)) c.adjudication.max_moves = static_cast<int>(*v);
+    if (auto v = integer(t, "maxmoves", "tournament.maxmoves", 0))
+      c.adjudication.max_moves = static_cast<int>(*v);
     if (auto* a = table_at(t, "adjudication", "tournament.adjudication")) {
       adjudication(*a, "tournament.adjudication");
       adjudication_seen_ = true;
@@ -207,28 +243,36 @@ class TomlParser {
   void adjudication(const toml::table& t, const std::string& prefix) {
     check_keys(t, prefix, {"draw", "resign", "maxmoves"});
     auto& a = config_.tournament.adjudication;
-    if (auto v = integer(t, "maxmoves", join(prefix, "maxmoves"), 0)) a.max_moves = static_cast<int>(*v);
+    if (auto v = integer(t, "maxmoves", join(prefix, "maxmoves"), 0))
+      a.max_moves = static_cast<int>(*v);
     if (auto* d = table_at(t, "draw", join(prefix, "draw"))) {
       const std::string p = join(prefix, "draw");
       check_keys(*d, p, {"movenumber", "movecount", "score"});
       a.draw.enabled = true;
-      a.draw.move_number = static_cast<int>(integer(*d, "movenumber", p + ".movenumber", 0).value_or(0));
-      a.draw.move_count = static_cast<int>(required(integer(*d, "movecount", p + ".movecount", 1), *d, p, "movecount"));
-      a.draw.score_cp = static_cast<int>(required(integer(*d, "score", p + ".score", 0), *d, p, "score"));
+      a.draw.move_number =
+          static_cast<int>(integer(*d, "movenumber", p + ".movenumber", 0).value_or(0));
+      a.draw.move_count = static_cast<int>(
+          required(integer(*d, "movecount", p + ".movecount", 1), *d, p, "movecount"));
+      a.draw.score_cp =
+          static_cast<int>(required(integer(*d, "score", p + ".score", 0), *d, p, "score"));
     }
     if (auto* r = table_at(t, "resign", join(prefix, "resign"))) {
       const std::string p = join(prefix, "resign");
       check_keys(*r, p, {"movecount", "score", "twosided"});
       a.resign.enabled = true;
-      a.resign.move_count = static_cast<int>(required(integer(*r, "movecount", p + ".movecount", 1), *r, p, "movecount"));
-      a.resign.score_cp = static_cast<int>(required(integer(*r, "score", p + ".score", 1), *r, p, "score"));
+      a.resign.move_count = static_cast<int>(
+          required(integer(*r, "movecount", p + ".movecount", 1), *r, p, "movecount"));
+      a.resign.score_cp =
+          static_cast<int>(required(integer(*r, "score", p + ".score", 1), *r, p, "score"));
       a.resign.two_sided = boolean(*r, "twosided", p + ".twosided").value_or(false);
     }
   }
 
   template <typename T>
-  T required(std::optional<T> value, const toml::table& table, const std::string& prefix, const std::string& key) {
-    if (!value) fail(where_of(table.source()), join(prefix, key), "missing required key '" + key + "'");
+  T required(std::optional<T> value, const toml::table& table, const std::string& prefix,
+             const std::string& key) {
+    if (!value)
+      fail(where_of(table.source()), join(prefix, key), "missing required key '" + key + "'");
     return *value;
   }
 
@@ -236,7 +280,8 @@ class TomlParser {
     const toml::node* node = root.get("engine");
     if (!node) return;
     if (!node->is_array_of_tables())
-      fail(where_of(node->source()), "engine", "expected [[engine]] tables, got " + std::string(type_name(*node)));
+      fail(where_of(node->source()), "engine",
+           "expected [[engine]] tables, got " + std::string(type_name(*node)));
     const auto& array = *node->as_array();
     for (std::size_t i = 0; i < array.size(); ++i) {
       const auto& t = *array[i].as_table();
@@ -247,8 +292,9 @@ class TomlParser {
   }
 
   EngineConfig engine(const toml::table& t, const std::string& p) {
-    check_keys(t, p, {"name", "command", "args", "workdir", "env", "builtin", "options", "tc", "st",
-                      "depth", "nodes", "time_margin", "proto"});
+    check_keys(t, p,
+               {"name", "command", "args", "workdir", "env", "builtin", "options", "tc", "st",
+                "depth", "nodes", "time_margin", "proto"});
     EngineConfig e;
     e.name = required(str(t, "name", p + ".name"), t, p, "name");
     if (e.name.empty()) fail(where_[p + ".name"], p + ".name", "name must not be empty");
@@ -257,26 +303,34 @@ class TomlParser {
     e.builtin = boolean(t, "builtin", p + ".builtin").value_or(false);
     e.protocol = str(t, "proto", p + ".proto").value_or("uci");
     if (const toml::node* args = t.get("args")) {
-      if (!args->is_array()) fail(where_of(args->source()), p + ".args", std::string("expected an array of strings, got ") + type_name(*args));
+      if (!args->is_array())
+        fail(where_of(args->source()), p + ".args",
+             std::string("expected an array of strings, got ") + type_name(*args));
       for (const auto& a : *args->as_array()) {
-        if (!a.is_string()) fail(where_of(a.source()), p + ".args", std::string("expected a string, got ") + type_name(a));
+        if (!a.is_string())
+          fail(where_of(a.source()), p + ".args",
+               std::string("expected a string, got ") + type_name(a));
         e.args.push_back(a.as_string()->get());
       }
     }
     if (auto* env = table_at(t, "env", p + ".env")) {
       for (const auto& [key, value] : *env) {
         const std::string k = p + ".env." + std::string(key.str());
-        if (!value.is_string()) fail(where_of(value.source()), k, std::string("expected a string, got ") + type_name(value));
+        if (!value.is_string())
+          fail(where_of(value.source()), k,
+               std::string("expected a string, got ") + type_name(value));
         e.env[std::string(key.str())] = value.as_string()->get();
       }
     }
-    if (auto* options = table_at(t, "options", p + ".options")) e.options = uci_options(*options, p + ".options");
+    if (auto* options = table_at(t, "options", p + ".options"))
+      e.options = uci_options(*options, p + ".options");
     limits(t, p, e.limits);
     return e;
   }
 
   // Options keep the file's order (setoption order can matter to an engine).
-  std::vector<std::pair<std::string, std::string>> uci_options(const toml::table& t, const std::string& p) {
+  std::vector<std::pair<std::string, std::string>> uci_options(const toml::table& t,
+                                                               const std::string& p) {
     struct Item {
       Where w;
       std::string name, value;
@@ -287,15 +341,20 @@ class TomlParser {
       const std::string path = p + "." + name;
       where_[path] = where_of(key.source());
       std::string value;
-      if (auto s = node.as_string()) value = s->get();
-      else if (auto i = node.as_integer()) value = std::to_string(i->get());
-      else if (auto b = node.as_boolean()) value = b->get() ? "true" : "false";
+      if (auto s = node.as_string())
+        value = s->get();
+      else if (auto i = node.as_integer())
+        value = std::to_string(i->get());
+      else if (auto b = node.as_boolean())
+        value = b->get() ? "true" : "false";
       else if (auto f = node.as_floating_point()) {
         std::ostringstream out;
         out << f->get();
         value = out.str();
       } else
-        fail(where_of(node.source()), path, std::string("an option value must be a string, integer, float or boolean, got ") + type_name(node));
+        fail(where_of(node.source()), path,
+             std::string("an option value must be a string, integer, float or boolean, got ") +
+                 type_name(node));
       items.push_back({where_of(key.source()), name, value});
     }
     std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
@@ -315,7 +374,8 @@ class TomlParser {
     o.order = choice(t, "order", "openings.order", {"random", "sequential"}, o.order);
     if (auto v = integer(t, "start", "openings.start", 1)) o.start = static_cast<int>(*v);
     if (auto v = integer(t, "plies", "openings.plies", 0)) o.plies = static_cast<int>(*v);
-    if (auto v = integer(t, "random_plies", "openings.random_plies", 0, 200)) o.random_plies = static_cast<int>(*v);
+    if (auto v = integer(t, "random_plies", "openings.random_plies", 0, 200))
+      o.random_plies = static_cast<int>(*v);
   }
 
   void output(const toml::table& t) {
@@ -343,7 +403,8 @@ class TomlParser {
 
 }  // namespace
 
-std::expected<Config, ConfigError> parse_config_toml(std::string_view text, std::string_view source_path) {
+std::expected<Config, ConfigError> parse_config_toml(std::string_view text,
+                                                     std::string_view source_path) {
   const std::string file(source_path.empty() ? "<config>" : source_path);
   toml::table root;
   try {
@@ -369,7 +430,8 @@ std::expected<Config, ConfigError> parse_config_toml(std::string_view text, std:
   }
   config.source_text = std::string(text);
   config.source_path = std::string(source_path);
-  resolve_config_paths(config, source_path.empty() ? std::string() : directory_of(std::string(source_path)));
+  resolve_config_paths(
+      config, source_path.empty() ? std::string() : directory_of(std::string(source_path)));
   config.positions = parser.positions();
   return config;
 }

@@ -17,7 +17,9 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string engine_key(std::size_t i) { return "engine[" + std::to_string(i + 1) + "]"; }
+std::string engine_key(std::size_t i) {
+  return "engine[" + std::to_string(i + 1) + "]";
+}
 
 ConfigError error(std::string key, std::string message) {
   ConfigError e;
@@ -47,12 +49,14 @@ std::optional<std::string> check_builtin_option(const std::string& name, const s
   const uci::OptionSpec* spec = nullptr;
   for (const auto& s : uci::option_specs())
     if (lower(s.name) == lower(name) && s.type != uci::OptionType::Button) spec = &s;
-  if (!spec) return "unknown builtin option '" + name + "'" + suggestion_text(name, builtin_option_names());
+  if (!spec)
+    return "unknown builtin option '" + name + "'" + suggestion_text(name, builtin_option_names());
   std::string message = applied.error();
   if (spec->type == uci::OptionType::Combo) {
     if (auto best = closest_name(value, spec->values)) message += "; did you mean '" + *best + "'?";
   } else if (lower(spec->name) == "eval") {
-    static const std::vector<std::string> terms = {"material", "pst", "tension", "mobility", "random"};
+    static const std::vector<std::string> terms = {"material", "pst", "tension", "mobility",
+                                                   "random"};
     std::size_t start = 0;
     while (start <= value.size()) {
       auto plus = value.find('+', start);
@@ -82,35 +86,40 @@ std::optional<ConfigError> validate_config(const Config& config) {
   for (std::size_t i = 0; i < engines.size(); ++i) {
     const auto& e = engines[i];
     const std::string key = engine_key(i);
-    if (e.name.empty()) return error(key + ".name", "missing name: every engine needs a unique name");
+    if (e.name.empty())
+      return error(key + ".name", "missing name: every engine needs a unique name");
     if (!e.builtin && e.command.empty())
       return error(key, "engine '" + e.name +
                             "' has neither 'command' (a UCI program) nor 'builtin = true'");
     if (e.builtin && !e.command.empty())
-      return error(key + ".command", "engine '" + e.name + "' has both 'command' and 'builtin = true'");
+      return error(key + ".command",
+                   "engine '" + e.name + "' has both 'command' and 'builtin = true'");
     if (e.protocol != "uci")
       return error(key + ".proto", "protocol '" + e.protocol + "' is not supported (only uci)");
     for (std::size_t j = 0; j < i; ++j)
       if (engines[j].name == e.name)
-        return error(key + ".name", "duplicate engine name '" + e.name + "' (also " + engine_key(j) + ")");
+        return error(key + ".name",
+                     "duplicate engine name '" + e.name + "' (also " + engine_key(j) + ")");
     if (e.builtin)
       for (const auto& [name, value] : e.options)
         if (auto problem = check_builtin_option(name, value))
           return error(key + ".options." + name, *problem);
     const bool limited = e.limits.tc || e.limits.depth || e.limits.nodes || t.defaults.tc ||
                          t.defaults.depth || t.defaults.nodes;
-    // A builtin configuration has its own default depth; a UCI engine told nothing would think forever.
+    // A builtin configuration has its own default depth; a UCI engine told nothing would think
+    // forever.
     if (!limited && !e.builtin)
       return error(key, "engine '" + e.name +
                             "' has no limit: set tc, st, depth or nodes for it or in [tournament]");
   }
   if (engines.size() < 2)
-    return error("engine", "at least 2 engines are needed, found " + std::to_string(engines.size()));
+    return error("engine",
+                 "at least 2 engines are needed, found " + std::to_string(engines.size()));
   if (t.format == "gauntlet" &&
       (t.seeds < 1 || static_cast<std::size_t>(t.seeds) >= engines.size()))
     return error("tournament.seeds", "a gauntlet needs 1 <= seeds < engines (" +
-                                         std::to_string(engines.size()) + " engines, seeds = " +
-                                         std::to_string(t.seeds) + ")");
+                                         std::to_string(engines.size()) +
+                                         " engines, seeds = " + std::to_string(t.seeds) + ")");
 
   const auto& o = config.openings;
   if (o.format != "epd" && o.format != "pgn")
@@ -121,11 +130,14 @@ std::optional<ConfigError> validate_config(const Config& config) {
                                        suggestion_text(o.order, {"random", "sequential"}));
   if (o.start < 1) return error("openings.start", "start is 1-based and must be at least 1");
   if (o.plies < 0) return error("openings.plies", "plies must not be negative");
-  if (o.random_plies < 0) return error("openings.random_plies", "random_plies must not be negative");
+  if (o.random_plies < 0)
+    return error("openings.random_plies", "random_plies must not be negative");
 
   const auto& adj = t.adjudication;
-  if (adj.draw.enabled && (adj.draw.move_count < 1 || adj.draw.score_cp < 0 || adj.draw.move_number < 0))
-    return error("adjudication.draw", "draw adjudication needs movecount >= 1, score >= 0, movenumber >= 0");
+  if (adj.draw.enabled &&
+      (adj.draw.move_count < 1 || adj.draw.score_cp < 0 || adj.draw.move_number < 0))
+    return error("adjudication.draw",
+                 "draw adjudication needs movecount >= 1, score >= 0, movenumber >= 0");
   if (adj.resign.enabled && (adj.resign.move_count < 1 || adj.resign.score_cp < 1))
     return error("adjudication.resign", "resign adjudication needs movecount >= 1 and score >= 1");
   if (adj.max_moves < 0) return error("adjudication.maxmoves", "maxmoves must not be negative");
@@ -133,7 +145,8 @@ std::optional<ConfigError> validate_config(const Config& config) {
   const auto& s = config.sprt;
   if (s.enabled) {
     if (engines.size() != 2)
-      return error("sprt", "an SPRT needs exactly 2 engines, found " + std::to_string(engines.size()));
+      return error("sprt",
+                   "an SPRT needs exactly 2 engines, found " + std::to_string(engines.size()));
     if (!(s.elo0 < s.elo1)) return error("sprt.elo1", "elo1 must be greater than elo0");
     if (!(s.alpha > 0 && s.alpha < 1)) return error("sprt.alpha", "alpha must be in (0, 1)");
     if (!(s.beta > 0 && s.beta < 1)) return error("sprt.beta", "beta must be in (0, 1)");

@@ -1,8 +1,9 @@
 #include "runner/config/engine_check.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
-#include <unistd.h>
 
 namespace knightly::runner {
 
@@ -61,7 +62,8 @@ std::vector<ConfigError> find_missing_engines(const Config& config, const std::s
     } else {
       err.message = "engine '" + e.name + "': '" + e.command + "' does not exist";
       if (!config.base_dir.empty())
-        err.message += " (relative paths in the config are resolved against " + config.base_dir + ")";
+        err.message +=
+            " (relative paths in the config are resolved against " + config.base_dir + ")";
     }
     errors.push_back(err);
   }

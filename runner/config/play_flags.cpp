@@ -68,17 +68,24 @@ void set_option(EngineConfig& e, const std::string& name, const std::string& val
 
 // One `key=value` word of -engine / -each / a SPEC applied to `e`.
 void apply_engine_word(const std::string& flag, const std::string& word, EngineConfig& e) {
-  static const std::vector<std::string> keys = {"cmd", "name", "arg", "option.", "proto", "tc",
-                                                "st", "depth", "nodes", "timemargin", "dir",
-                                                "builtin", "env."};
+  static const std::vector<std::string> keys = {"cmd", "name",    "arg",   "option.", "proto",
+                                                "tc",  "st",      "depth", "nodes",   "timemargin",
+                                                "dir", "builtin", "env."};
   const auto [key, value] = split_pair(flag, word);
-  if (key == "cmd") e.command = value;
-  else if (key == "name") e.name = value;
-  else if (key == "arg") e.args.push_back(value);
-  else if (key.starts_with("option.") && key.size() > 7) set_option(e, key.substr(7), value);
-  else if (key.starts_with("env.") && key.size() > 4) e.env[key.substr(4)] = value;
-  else if (key == "proto") e.protocol = value;
-  else if (key == "dir") e.workdir = value;
+  if (key == "cmd")
+    e.command = value;
+  else if (key == "name")
+    e.name = value;
+  else if (key == "arg")
+    e.args.push_back(value);
+  else if (key.starts_with("option.") && key.size() > 7)
+    set_option(e, key.substr(7), value);
+  else if (key.starts_with("env.") && key.size() > 4)
+    e.env[key.substr(4)] = value;
+  else if (key == "proto")
+    e.protocol = value;
+  else if (key == "dir")
+    e.workdir = value;
   else if (key == "builtin") {
     if (value.empty()) fail(flag, "builtin: needs a name (builtin=NAME)");
     e.builtin = true;
@@ -91,14 +98,19 @@ void apply_engine_word(const std::string& flag, const std::string& word, EngineC
     auto tc = parse_move_time(value);
     if (!tc) fail(flag, "st: " + tc.error());
     e.limits.tc = *tc;
-  } else if (key == "depth") e.limits.depth = static_cast<int>(to_int(flag, key, value, 1, 1000));
-  else if (key == "nodes") e.limits.nodes = static_cast<std::uint64_t>(to_int(flag, key, value, 1, INT64_MAX));
-  else if (key == "timemargin") e.limits.time_margin_ms = to_int(flag, key, value, 0, 3'600'000);
-  else fail(flag, "unknown key '" + key + "'" + suggestion_text(key, keys));
+  } else if (key == "depth")
+    e.limits.depth = static_cast<int>(to_int(flag, key, value, 1, 1000));
+  else if (key == "nodes")
+    e.limits.nodes = static_cast<std::uint64_t>(to_int(flag, key, value, 1, INT64_MAX));
+  else if (key == "timemargin")
+    e.limits.time_margin_ms = to_int(flag, key, value, 0, 3'600'000);
+  else
+    fail(flag, "unknown key '" + key + "'" + suggestion_text(key, keys));
 }
 
 void finish_engine(EngineConfig& e) {
-  if (e.name.empty() && !e.command.empty()) e.name = std::filesystem::path(e.command).filename().string();
+  if (e.name.empty() && !e.command.empty())
+    e.name = std::filesystem::path(e.command).filename().string();
 }
 
 // Where a validation error's key path points among the flags.
@@ -108,12 +120,18 @@ std::string flag_for(const std::string& key) {
     return "-engine #" + key.substr(7, close - 7);
   }
   static const std::vector<std::pair<std::string, std::string>> map = {
-      {"engine", "-engine"},          {"tournament.games", "-games"},
-      {"tournament.rounds", "-rounds"}, {"tournament.concurrency", "-concurrency"},
-      {"tournament.format", "-tournament"}, {"tournament.seeds", "-seeds"},
-      {"openings", "-openings"},      {"adjudication.draw", "-draw"},
-      {"adjudication.resign", "-resign"}, {"adjudication.maxmoves", "-maxmoves"},
-      {"sprt", "-sprt"},              {"output.database", "-db"}};
+      {"engine", "-engine"},
+      {"tournament.games", "-games"},
+      {"tournament.rounds", "-rounds"},
+      {"tournament.concurrency", "-concurrency"},
+      {"tournament.format", "-tournament"},
+      {"tournament.seeds", "-seeds"},
+      {"openings", "-openings"},
+      {"adjudication.draw", "-draw"},
+      {"adjudication.resign", "-resign"},
+      {"adjudication.maxmoves", "-maxmoves"},
+      {"sprt", "-sprt"},
+      {"output.database", "-db"}};
   for (const auto& [prefix, flag] : map)
     if (key.starts_with(prefix)) return flag;
   return key;
@@ -132,9 +150,9 @@ class FlagParser {
     std::vector<std::vector<std::string>> engine_words;
     std::vector<std::string> each_words;
     static const std::vector<std::string> flags = {
-        "-engine", "-each", "-games", "-rounds", "-repeat", "-concurrency", "-openings", "-srand",
-        "-draw", "-resign", "-maxmoves", "-pgnout", "-recover", "-db", "-tournament", "-seeds",
-        "-event", "-sprt"};
+        "-engine",   "-each",  "-games",      "-rounds", "-repeat",   "-concurrency",
+        "-openings", "-srand", "-draw",       "-resign", "-maxmoves", "-pgnout",
+        "-recover",  "-db",    "-tournament", "-seeds",  "-event",    "-sprt"};
     while (pos_ < args_.size()) {
       const std::string flag = args_[pos_++];
       if (flag == "-engine") {
@@ -144,16 +162,26 @@ class FlagParser {
         auto w = words();
         if (w.empty()) fail(flag, "needs key=value words");
         each_words.insert(each_words.end(), w.begin(), w.end());
-      } else if (flag == "-games") c.tournament.games_per_encounter = static_cast<int>(to_int(flag, "", value(flag), 1));
-      else if (flag == "-rounds") c.tournament.rounds = static_cast<int>(to_int(flag, "", value(flag), 1));
-      else if (flag == "-concurrency") c.tournament.concurrency = static_cast<int>(to_int(flag, "", value(flag), 1, 1024));
-      else if (flag == "-srand") c.tournament.seed = static_cast<std::uint64_t>(to_int(flag, "", value(flag), 0, INT64_MAX));
-      else if (flag == "-maxmoves") c.tournament.adjudication.max_moves = static_cast<int>(to_int(flag, "", value(flag), 0));
-      else if (flag == "-seeds") c.tournament.seeds = static_cast<int>(to_int(flag, "", value(flag), 1));
-      else if (flag == "-event") c.tournament.name = value(flag);
-      else if (flag == "-tournament") c.tournament.format = value(flag);
-      else if (flag == "-db") c.output.database = value(flag);
-      else if (flag == "-recover") c.tournament.recover = true;
+      } else if (flag == "-games")
+        c.tournament.games_per_encounter = static_cast<int>(to_int(flag, "", value(flag), 1));
+      else if (flag == "-rounds")
+        c.tournament.rounds = static_cast<int>(to_int(flag, "", value(flag), 1));
+      else if (flag == "-concurrency")
+        c.tournament.concurrency = static_cast<int>(to_int(flag, "", value(flag), 1, 1024));
+      else if (flag == "-srand")
+        c.tournament.seed = static_cast<std::uint64_t>(to_int(flag, "", value(flag), 0, INT64_MAX));
+      else if (flag == "-maxmoves")
+        c.tournament.adjudication.max_moves = static_cast<int>(to_int(flag, "", value(flag), 0));
+      else if (flag == "-seeds")
+        c.tournament.seeds = static_cast<int>(to_int(flag, "", value(flag), 1));
+      else if (flag == "-event")
+        c.tournament.name = value(flag);
+      else if (flag == "-tournament")
+        c.tournament.format = value(flag);
+      else if (flag == "-db")
+        c.output.database = value(flag);
+      else if (flag == "-recover")
+        c.tournament.recover = true;
       else if (flag == "-repeat") {
         // cutechess allows `-repeat [N]`; openings are shared by pairs of games here.
         if (pos_ < args_.size() && !is_flag(args_[pos_]) && args_[pos_] != "2")
@@ -166,12 +194,18 @@ class FlagParser {
         for (std::size_t i = 1; i < w.size(); ++i)
           if (w[i] != "min" && w[i] != "fi") fail(flag, "unexpected word '" + w[i] + "'");
         c.output.pgn = w[0];
-      } else if (flag == "-openings") openings(flag, c.openings);
-      else if (flag == "-draw") draw(flag, c.tournament.adjudication.draw);
-      else if (flag == "-resign") resign(flag, c.tournament.adjudication.resign);
-      else if (flag == "-sprt") sprt(flag, c.sprt);
-      else if (is_flag(flag)) fail(flag, "unknown flag" + suggestion_text(flag, flags));
-      else fail(flag, "expected a flag such as -engine, got '" + flag + "'");
+      } else if (flag == "-openings")
+        openings(flag, c.openings);
+      else if (flag == "-draw")
+        draw(flag, c.tournament.adjudication.draw);
+      else if (flag == "-resign")
+        resign(flag, c.tournament.adjudication.resign);
+      else if (flag == "-sprt")
+        sprt(flag, c.sprt);
+      else if (is_flag(flag))
+        fail(flag, "unknown flag" + suggestion_text(flag, flags));
+      else
+        fail(flag, "expected a flag such as -engine, got '" + flag + "'");
     }
     for (std::size_t i = 0; i < engine_words.size(); ++i) {
       const std::string flag = "-engine #" + std::to_string(i + 1);
@@ -186,7 +220,9 @@ class FlagParser {
   }
 
  private:
-  static bool is_flag(const std::string& s) { return s.size() > 1 && s[0] == '-' && !(s[1] >= '0' && s[1] <= '9'); }
+  static bool is_flag(const std::string& s) {
+    return s.size() > 1 && s[0] == '-' && !(s[1] >= '0' && s[1] <= '9');
+  }
 
   // The words up to the next flag.
   std::vector<std::string> words() {
@@ -204,13 +240,23 @@ class FlagParser {
     bool format_given = false;
     for (const auto& w : words()) {
       const auto [key, v] = split_pair(flag, w);
-      if (key == "file") o.file = v;
-      else if (key == "format") { o.format = v; format_given = true; }
-      else if (key == "order") o.order = v;
-      else if (key == "plies") o.plies = static_cast<int>(to_int(flag, key, v, 0));
-      else if (key == "start") o.start = static_cast<int>(to_int(flag, key, v, 1));
-      else if (key == "random_plies") o.random_plies = static_cast<int>(to_int(flag, key, v, 0, 200));
-      else fail(flag, "unknown key '" + key + "'" + suggestion_text(key, {"file", "format", "order", "plies", "start", "random_plies"}));
+      if (key == "file")
+        o.file = v;
+      else if (key == "format") {
+        o.format = v;
+        format_given = true;
+      } else if (key == "order")
+        o.order = v;
+      else if (key == "plies")
+        o.plies = static_cast<int>(to_int(flag, key, v, 0));
+      else if (key == "start")
+        o.start = static_cast<int>(to_int(flag, key, v, 1));
+      else if (key == "random_plies")
+        o.random_plies = static_cast<int>(to_int(flag, key, v, 0, 200));
+      else
+        fail(flag, "unknown key '" + key + "'" +
+                       suggestion_text(
+                           key, {"file", "format", "order", "plies", "start", "random_plies"}));
     }
     if (!format_given && o.file.ends_with(".pgn")) o.format = "pgn";
   }
@@ -220,10 +266,17 @@ class FlagParser {
     bool count = false, score = false;
     for (const auto& w : words()) {
       const auto [key, v] = split_pair(flag, w);
-      if (key == "movenumber") d.move_number = static_cast<int>(to_int(flag, key, v, 0));
-      else if (key == "movecount") { d.move_count = static_cast<int>(to_int(flag, key, v, 1)); count = true; }
-      else if (key == "score") { d.score_cp = static_cast<int>(to_int(flag, key, v, 0)); score = true; }
-      else fail(flag, "unknown key '" + key + "'" + suggestion_text(key, {"movenumber", "movecount", "score"}));
+      if (key == "movenumber")
+        d.move_number = static_cast<int>(to_int(flag, key, v, 0));
+      else if (key == "movecount") {
+        d.move_count = static_cast<int>(to_int(flag, key, v, 1));
+        count = true;
+      } else if (key == "score") {
+        d.score_cp = static_cast<int>(to_int(flag, key, v, 0));
+        score = true;
+      } else
+        fail(flag, "unknown key '" + key + "'" +
+                       suggestion_text(key, {"movenumber", "movecount", "score"}));
     }
     if (!count || !score) fail(flag, "needs movecount=M and score=S");
   }
@@ -233,10 +286,17 @@ class FlagParser {
     bool count = false, score = false;
     for (const auto& w : words()) {
       const auto [key, v] = split_pair(flag, w);
-      if (key == "movecount") { r.move_count = static_cast<int>(to_int(flag, key, v, 1)); count = true; }
-      else if (key == "score") { r.score_cp = static_cast<int>(to_int(flag, key, v, 1)); score = true; }
-      else if (key == "twosided") r.two_sided = to_bool(flag, key, v);
-      else fail(flag, "unknown key '" + key + "'" + suggestion_text(key, {"movecount", "score", "twosided"}));
+      if (key == "movecount") {
+        r.move_count = static_cast<int>(to_int(flag, key, v, 1));
+        count = true;
+      } else if (key == "score") {
+        r.score_cp = static_cast<int>(to_int(flag, key, v, 1));
+        score = true;
+      } else if (key == "twosided")
+        r.two_sided = to_bool(flag, key, v);
+      else
+        fail(flag, "unknown key '" + key + "'" +
+                       suggestion_text(key, {"movecount", "score", "twosided"}));
     }
     if (!count || !score) fail(flag, "needs movecount=K and score=S");
   }
@@ -245,12 +305,19 @@ class FlagParser {
     s.enabled = true;
     for (const auto& w : words()) {
       const auto [key, v] = split_pair(flag, w);
-      if (key == "elo0") s.elo0 = to_number(flag, key, v);
-      else if (key == "elo1") s.elo1 = to_number(flag, key, v);
-      else if (key == "alpha") s.alpha = to_number(flag, key, v);
-      else if (key == "beta") s.beta = to_number(flag, key, v);
-      else if (key == "model") s.model = v;
-      else fail(flag, "unknown key '" + key + "'" + suggestion_text(key, {"elo0", "elo1", "alpha", "beta", "model"}));
+      if (key == "elo0")
+        s.elo0 = to_number(flag, key, v);
+      else if (key == "elo1")
+        s.elo1 = to_number(flag, key, v);
+      else if (key == "alpha")
+        s.alpha = to_number(flag, key, v);
+      else if (key == "beta")
+        s.beta = to_number(flag, key, v);
+      else if (key == "model")
+        s.model = v;
+      else
+        fail(flag, "unknown key '" + key + "'" +
+                       suggestion_text(key, {"elo0", "elo1", "alpha", "beta", "model"}));
     }
   }
 
@@ -290,7 +357,8 @@ std::expected<EngineConfig, ConfigError> parse_engine_spec(std::string_view spec
   if (words.empty()) return std::unexpected(ConfigError{"", 0, 0, "SPEC", "empty engine spec"});
   EngineConfig e;
   try {
-    if (words.size() == 1 && words[0].find('=') == std::string::npos) e.command = words[0];
+    if (words.size() == 1 && words[0].find('=') == std::string::npos)
+      e.command = words[0];
     else
       for (const auto& w : words) apply_engine_word("SPEC", w, e);
   } catch (const Failure& f) {
@@ -300,7 +368,8 @@ std::expected<EngineConfig, ConfigError> parse_engine_spec(std::string_view spec
   if (!e.builtin && e.command.empty())
     return std::unexpected(ConfigError{"", 0, 0, "SPEC", "needs a path, cmd=PATH or builtin=NAME"});
   if (e.builtin && !e.command.empty())
-    return std::unexpected(ConfigError{"", 0, 0, "SPEC", "give either cmd=PATH or builtin=NAME, not both"});
+    return std::unexpected(
+        ConfigError{"", 0, 0, "SPEC", "give either cmd=PATH or builtin=NAME, not both"});
   if (e.builtin)
     for (const auto& [name, value] : e.options)
       if (auto problem = check_builtin_option(name, value))

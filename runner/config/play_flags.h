@@ -7,11 +7,10 @@
 //   -engine builtin=NAME [option.NAME=VALUE]... [limits as above]
 //   -each ...   (the same keys, for every engine; an engine's own values take precedence)
 //   -games N  -rounds N  -repeat  -concurrency N  -srand N  -maxmoves N  -recover
-//   -openings file=F [format=epd|pgn] [order=random|sequential] [plies=N] [start=N] [random_plies=N]
-//   -draw movenumber=N movecount=M score=S   -resign movecount=K score=S [twosided=true]
-//   -tournament round-robin|gauntlet  -seeds N  -event NAME
-//   -sprt elo0=E elo1=E [alpha=A] [beta=B] [model=normalized|logistic]
-//   -pgnout FILE  -db PATH
+//   -openings file=F [format=epd|pgn] [order=random|sequential] [plies=N] [start=N]
+//   [random_plies=N] -draw movenumber=N movecount=M score=S   -resign movecount=K score=S
+//   [twosided=true] -tournament round-robin|gauntlet  -seeds N  -event NAME -sprt elo0=E elo1=E
+//   [alpha=A] [beta=B] [model=normalized|logistic] -pgnout FILE  -db PATH
 #include <expected>
 #include <string>
 #include <string_view>

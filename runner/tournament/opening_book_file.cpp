@@ -13,7 +13,8 @@ std::expected<OpeningBook, BookError> load_opening_book(const OpeningsConfig& op
   if (openings.file.empty()) return std::unexpected(BookError{"", 0, "no opening file configured"});
   std::ifstream in(openings.file, std::ios::binary);
   if (!in)
-    return std::unexpected(BookError{openings.file, 0, std::string("cannot read the opening book: ") + std::strerror(errno)});
+    return std::unexpected(BookError{
+        openings.file, 0, std::string("cannot read the opening book: ") + std::strerror(errno)});
   std::string text;
   in.seekg(0, std::ios::end);
   const auto size = in.tellg();
@@ -23,9 +24,11 @@ std::expected<OpeningBook, BookError> load_opening_book(const OpeningsConfig& op
     in.read(text.data(), size);
   }
   const std::string label = std::filesystem::path(openings.file).filename().string();
-  OpeningBook book = openings.format == "pgn" ? OpeningBook::from_pgn(std::move(text), label, openings.plies)
-                                              : OpeningBook::from_epd(std::move(text), label);
-  if (book.size() == 0) return std::unexpected(BookError{openings.file, 0, "the opening book has no openings"});
+  OpeningBook book = openings.format == "pgn"
+                         ? OpeningBook::from_pgn(std::move(text), label, openings.plies)
+                         : OpeningBook::from_epd(std::move(text), label);
+  if (book.size() == 0)
+    return std::unexpected(BookError{openings.file, 0, "the opening book has no openings"});
   return book;
 }
 

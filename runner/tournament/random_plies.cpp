@@ -6,8 +6,10 @@
 
 namespace knightly::runner {
 
-std::expected<Opening, std::string> add_random_plies(Opening opening, int plies, std::uint64_t seed) {
-  const std::string fen = opening.fen.empty() ? std::string(chess::Position::StartFen) : opening.fen;
+std::expected<Opening, std::string> add_random_plies(Opening opening, int plies,
+                                                     std::uint64_t seed) {
+  const std::string fen =
+      opening.fen.empty() ? std::string(chess::Position::StartFen) : opening.fen;
   auto start = chess::Position::from_fen(fen);
   if (!start) return std::unexpected("bad FEN '" + fen + "': " + start.error().message);
   chess::Position pos = *start;

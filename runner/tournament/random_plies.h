@@ -12,6 +12,7 @@ namespace knightly::runner {
 // Appends up to `plies` random moves to `opening` (its FEN and moves must be legal: an error
 // says which move is not). A move after which the game would be over is never chosen; when
 // every move would end the game the line stops early.
-std::expected<Opening, std::string> add_random_plies(Opening opening, int plies, std::uint64_t seed);
+std::expected<Opening, std::string> add_random_plies(Opening opening, int plies,
+                                                     std::uint64_t seed);
 
 }  // namespace knightly::runner

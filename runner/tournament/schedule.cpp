@@ -25,7 +25,8 @@ Schedule::Schedule(const Config& config, std::uint64_t seed, std::size_t book_si
   const auto pairings = encounters(t, static_cast<int>(config.engines.size()));
   const int games = t.games_per_encounter;
   const int pairs_per_encounter = (games + 1) / 2;
-  const std::size_t total = static_cast<std::size_t>(t.rounds) * pairings.size() * static_cast<std::size_t>(games);
+  const std::size_t total =
+      static_cast<std::size_t>(t.rounds) * pairings.size() * static_cast<std::size_t>(games);
   games_.reserve(total);
 
   // Which book entry each opening unit uses: sequential from `start`, or a seeded permutation
@@ -89,7 +90,8 @@ std::expected<Opening, BookError> opening_for(const ScheduledGame& game, const O
   }
   if (openings.random_plies > 0) {
     auto extended = add_random_plies(opening, openings.random_plies, game.opening_seed);
-    if (!extended) return std::unexpected(BookError{book ? book->label() : "", 0, extended.error()});
+    if (!extended)
+      return std::unexpected(BookError{book ? book->label() : "", 0, extended.error()});
     opening = std::move(*extended);
   }
   return opening;

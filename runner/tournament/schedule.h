@@ -25,9 +25,9 @@ struct ScheduledGame {
   GameId id;
   int white = 0;  // engine indices into Config::engines
   int black = 0;
-  int encounter = 0;             // 0-based encounter (engine pairing) within the round
-  std::size_t opening_unit = 0;  // 0-based: which opening of the run (a pair shares one)
-  std::size_t book_index = 0;    // 0-based line/game of the book; 0 when there is no book
+  int encounter = 0;               // 0-based encounter (engine pairing) within the round
+  std::size_t opening_unit = 0;    // 0-based: which opening of the run (a pair shares one)
+  std::size_t book_index = 0;      // 0-based line/game of the book; 0 when there is no book
   std::uint64_t opening_seed = 0;  // seeds the random plies; shared by a pair
   bool operator==(const ScheduledGame&) const = default;
 };

@@ -1,10 +1,9 @@
 // TOML -> Config: values, conversions, path resolution, and every class of bad config with
 // its file:line:column and key.
-#include <catch2/catch.hpp>
-
-#include <filesystem>
-
 #include "runner/config/config_toml.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
 
 using namespace knightly::runner;
 
@@ -111,8 +110,11 @@ nodes = 5000
   CHECK(sf.workdir == "/tmp");
   CHECK(sf.env.at("FOO") == "bar");
   // Options in file order, values as UCI text.
-  const std::vector<std::pair<std::string, std::string>> options = {
-      {"Threads", "1"}, {"UCI_LimitStrength", "true"}, {"Hash", "16"}, {"Contempt", "2.5"}, {"Style", "solid"}};
+  const std::vector<std::pair<std::string, std::string>> options = {{"Threads", "1"},
+                                                                    {"UCI_LimitStrength", "true"},
+                                                                    {"Hash", "16"},
+                                                                    {"Contempt", "2.5"},
+                                                                    {"Style", "solid"}};
   CHECK(sf.options == options);
   CHECK(sf.limits.depth == 12);
   const auto& ab = c->engines[1];
@@ -173,8 +175,10 @@ database = "out/k.db"
 
   // Relative config path and relative workdir: the program path is made absolute, because the
   // engine process changes into its workdir before it is exec'd.
-  auto rel = parse_config_toml("[[engine]]\nname = \"a\"\ncommand = \"./e\"\nworkdir = \"w\"\ndepth = 1\n"
-                               "[[engine]]\nname = \"b\"\nbuiltin = true\n", "cfg/t.toml");
+  auto rel = parse_config_toml(
+      "[[engine]]\nname = \"a\"\ncommand = \"./e\"\nworkdir = \"w\"\ndepth = 1\n"
+      "[[engine]]\nname = \"b\"\nbuiltin = true\n",
+      "cfg/t.toml");
   REQUIRE(rel.has_value());
   CHECK(rel->engines[0].workdir == "cfg/w");
   CHECK(rel->engines[0].command == (std::filesystem::current_path() / "cfg/w/e").string());
@@ -210,7 +214,8 @@ TEST_CASE("a wrong type names the key and the types") {
   CHECK(e.line == 3);
   CHECK(e.message == "expected an integer, got a string");
 
-  auto b = error_of("[[engine]]\nname = \"a\"\nbuiltin = \"yes\"\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  auto b = error_of(
+      "[[engine]]\nname = \"a\"\nbuiltin = \"yes\"\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
   CHECK(b.key == "engine[1].builtin");
   CHECK(b.line == 3);
 
@@ -227,14 +232,16 @@ TEST_CASE("an engine without a name is reported at its table") {
 }
 
 TEST_CASE("an engine with neither command nor builtin") {
-  auto e = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\n\n[[engine]]\nname = \"b\"\ndepth = 3\n");
+  auto e =
+      error_of("[[engine]]\nname = \"a\"\nbuiltin = true\n\n[[engine]]\nname = \"b\"\ndepth = 3\n");
   CHECK(e.key == "engine[2]");
   CHECK(e.line == 5);
   CHECK(e.message.find("neither 'command'") != std::string::npos);
 }
 
 TEST_CASE("duplicate engine names") {
-  auto e = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\n\n[[engine]]\nname = \"a\"\nbuiltin = true\n");
+  auto e = error_of(
+      "[[engine]]\nname = \"a\"\nbuiltin = true\n\n[[engine]]\nname = \"a\"\nbuiltin = true\n");
   CHECK(e.key == "engine[2].name");
   CHECK(e.line == 6);
   CHECK(e.message.find("duplicate engine name 'a'") != std::string::npos);
@@ -250,8 +257,9 @@ TEST_CASE("fewer than two engines") {
 }
 
 TEST_CASE("time controls in the forms cutechess users write") {
-  auto c = parse_config_toml("[tournament]\ntc = \"1:30+1\"\n[[engine]]\nname = \"a\"\ncommand = \"x\"\n"
-                             "tc = \"0.1/move\"\n[[engine]]\nname = \"b\"\ncommand = \"y\"\ntc = \"inf\"\n");
+  auto c = parse_config_toml(
+      "[tournament]\ntc = \"1:30+1\"\n[[engine]]\nname = \"a\"\ncommand = \"x\"\n"
+      "tc = \"0.1/move\"\n[[engine]]\nname = \"b\"\ncommand = \"y\"\ntc = \"inf\"\n");
   REQUIRE(c.has_value());
   CHECK(c->tournament.defaults.tc->time_ms == 90000);
   CHECK(c->tournament.defaults.tc->increment_ms == 1000);
@@ -264,7 +272,9 @@ TEST_CASE("a bad time control names the key and the text") {
   CHECK(e.key == "tournament.tc");
   CHECK(e.line == 2);
   CHECK(e.message.find("40/abc") != std::string::npos);
-  auto engine = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\ntc = \"10+x\"\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  auto engine = error_of(
+      "[[engine]]\nname = \"a\"\nbuiltin = true\ntc = \"10+x\"\n[[engine]]\nname = \"b\"\nbuiltin "
+      "= true\n");
   CHECK(engine.key == "engine[1].tc");
   CHECK(engine.line == 4);
   auto both = error_of("[tournament]\ntc = \"10\"\nst = 1\n" + two_engines);
@@ -291,8 +301,8 @@ TEST_CASE("gauntlet seeds must leave someone to play") {
 }
 
 TEST_CASE("an SPRT needs exactly two engines") {
-  const std::string text = "[sprt]\nelo0 = 0\nelo1 = 5\n" + two_engines +
-                           "\n[[engine]]\nname = \"c\"\nbuiltin = true\n";
+  const std::string text =
+      "[sprt]\nelo0 = 0\nelo1 = 5\n" + two_engines + "\n[[engine]]\nname = \"c\"\nbuiltin = true\n";
   auto e = error_of(text);
   CHECK(e.key == "sprt");
   CHECK(e.line == 1);
@@ -300,7 +310,8 @@ TEST_CASE("an SPRT needs exactly two engines") {
   auto bounds = error_of("[sprt]\nelo0 = 5\nelo1 = 0\n" + two_engines);
   CHECK(bounds.key == "sprt.elo1");
   CHECK(bounds.line == 3);
-  auto ok = parse_config_toml("[sprt]\nelo0 = -1.5\nelo1 = 3\nalpha = 0.01\nmodel = \"logistic\"\n" + two_engines);
+  auto ok = parse_config_toml(
+      "[sprt]\nelo0 = -1.5\nelo1 = 3\nalpha = 0.01\nmodel = \"logistic\"\n" + two_engines);
   REQUIRE(ok.has_value());
   CHECK(ok->sprt.enabled);
   CHECK(ok->sprt.elo0 == -1.5);
@@ -309,37 +320,45 @@ TEST_CASE("an SPRT needs exactly two engines") {
 }
 
 TEST_CASE("builtin options are checked by name and value") {
-  auto e = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\noptions = { Serch = \"minimax\" }\n"
-                    "[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  auto e = error_of(
+      "[[engine]]\nname = \"a\"\nbuiltin = true\noptions = { Serch = \"minimax\" }\n"
+      "[[engine]]\nname = \"b\"\nbuiltin = true\n");
   CHECK(e.key == "engine[1].options.Serch");
   CHECK(e.line == 4);
   CHECK(e.message.find("did you mean 'Search'?") != std::string::npos);
-  auto v = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\noptions = { Search = \"alphabet\" }\n"
-                    "[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  auto v = error_of(
+      "[[engine]]\nname = \"a\"\nbuiltin = true\noptions = { Search = \"alphabet\" }\n"
+      "[[engine]]\nname = \"b\"\nbuiltin = true\n");
   CHECK(v.message.find("did you mean 'alphabeta'?") != std::string::npos);
-  auto term = error_of("[[engine]]\nname = \"a\"\nbuiltin = true\noptions = { Eval = \"material+psd\" }\n"
-                       "[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  auto term = error_of(
+      "[[engine]]\nname = \"a\"\nbuiltin = true\noptions = { Eval = \"material+psd\" }\n"
+      "[[engine]]\nname = \"b\"\nbuiltin = true\n");
   CHECK(term.message.find("did you mean 'pst'?") != std::string::npos);
   // UCI engines' options are the engine's business: any name passes here.
-  auto uci = parse_config_toml("[[engine]]\nname = \"a\"\ncommand = \"x\"\ndepth = 1\noptions = { Serch = 1 }\n"
-                               "[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  auto uci = parse_config_toml(
+      "[[engine]]\nname = \"a\"\ncommand = \"x\"\ndepth = 1\noptions = { Serch = 1 }\n"
+      "[[engine]]\nname = \"b\"\nbuiltin = true\n");
   CHECK(uci.has_value());
 }
 
 TEST_CASE("a UCI engine needs some limit") {
-  auto e = error_of("[[engine]]\nname = \"a\"\ncommand = \"x\"\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  auto e = error_of(
+      "[[engine]]\nname = \"a\"\ncommand = \"x\"\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
   CHECK(e.key == "engine[1]");
   CHECK(e.message.find("no limit") != std::string::npos);
   CHECK(parse_config_toml("[tournament]\ndepth = 2\n[[engine]]\nname = \"a\"\ncommand = \"x\"\n"
-                          "[[engine]]\nname = \"b\"\nbuiltin = true\n").has_value());
+                          "[[engine]]\nname = \"b\"\nbuiltin = true\n")
+            .has_value());
 }
 
 TEST_CASE("adjudication in [adjudication] or [tournament.adjudication], not both") {
-  auto top = parse_config_toml("[adjudication]\nmaxmoves = 80\nresign = { movecount = 2, score = 600 }\n" + two_engines);
+  auto top = parse_config_toml(
+      "[adjudication]\nmaxmoves = 80\nresign = { movecount = 2, score = 600 }\n" + two_engines);
   REQUIRE(top.has_value());
   CHECK(top->tournament.adjudication.max_moves == 80);
   CHECK(top->tournament.adjudication.resign.score_cp == 600);
-  auto both = error_of("[tournament.adjudication]\nmaxmoves = 1\n[adjudication]\nmaxmoves = 2\n" + two_engines);
+  auto both = error_of("[tournament.adjudication]\nmaxmoves = 1\n[adjudication]\nmaxmoves = 2\n" +
+                       two_engines);
   CHECK(both.key == "adjudication");
   CHECK(both.line == 3);
   auto missing = error_of("[adjudication]\ndraw = { movenumber = 1, score = 3 }\n" + two_engines);

@@ -1,7 +1,6 @@
 // Every file in configs/ loads, and says what its comments claim.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -40,7 +39,8 @@ TEST_CASE("every config in configs/ loads") {
 TEST_CASE("demo.toml: the seeds' AIs as builtin players with random plies") {
   const auto c = load("demo.toml");
   CHECK(c.engines.size() == 6);
-  CHECK(std::all_of(c.engines.begin(), c.engines.end(), [](const EngineConfig& e) { return e.builtin; }));
+  CHECK(std::all_of(c.engines.begin(), c.engines.end(),
+                    [](const EngineConfig& e) { return e.builtin; }));
   CHECK(c.openings.file.empty());
   CHECK(c.openings.random_plies > 0);
   CHECK(c.tournament.format == "round-robin");
@@ -66,7 +66,8 @@ TEST_CASE("regression.toml: two UCI builds of knightly-engine under an SPRT") {
   for (const auto& e : c.engines) {
     CHECK_FALSE(e.builtin);
     CHECK(fs::path(e.command) ==
-          (fs::path(knightly::test::source_dir()) / "build/release/engine/uci/knightly-engine").lexically_normal());
+          (fs::path(knightly::test::source_dir()) / "build/release/engine/uci/knightly-engine")
+              .lexically_normal());
   }
   CHECK(fs::exists(c.openings.file));
 }
@@ -74,7 +75,8 @@ TEST_CASE("regression.toml: two UCI builds of knightly-engine under an SPRT") {
 TEST_CASE("seeds.toml: a round robin of builtin configurations") {
   const auto c = load("seeds.toml");
   CHECK(c.engines.size() >= 10);
-  CHECK(std::all_of(c.engines.begin(), c.engines.end(), [](const EngineConfig& e) { return e.builtin; }));
+  CHECK(std::all_of(c.engines.begin(), c.engines.end(),
+                    [](const EngineConfig& e) { return e.builtin; }));
 }
 
 TEST_CASE("docs/config.md documents every key the parser accepts") {
@@ -84,10 +86,13 @@ TEST_CASE("docs/config.md documents every key the parser accepts") {
   text << in.rdbuf();
   const std::string doc = text.str();
   for (const char* key :
-       {"name", "format", "seeds", "rounds", "games", "repeat", "concurrency", "seed", "tc", "st", "depth",
-        "nodes", "time_margin", "maxmoves", "recover", "adjudication", "movenumber", "movecount", "score",
-        "twosided", "command", "args", "workdir", "env", "builtin", "options", "proto", "file", "order",
-        "start", "plies", "random_plies", "database", "pgn", "elo0", "elo1", "alpha", "beta", "model"}) {
+       {"name",        "format",       "seeds",    "rounds",       "games",      "repeat",
+        "concurrency", "seed",         "tc",       "st",           "depth",      "nodes",
+        "time_margin", "maxmoves",     "recover",  "adjudication", "movenumber", "movecount",
+        "score",       "twosided",     "command",  "args",         "workdir",    "env",
+        "builtin",     "options",      "proto",    "file",         "order",      "start",
+        "plies",       "random_plies", "database", "pgn",          "elo0",       "elo1",
+        "alpha",       "beta",         "model"}) {
     INFO(key);
     std::string needle = "`";
     needle += key;

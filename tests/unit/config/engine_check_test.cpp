@@ -1,11 +1,11 @@
 // Missing engine programs are found before the first game, against the real file system.
-#include <catch2/catch.hpp>
+#include "runner/config/engine_check.h"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
 #include "runner/config/config_toml.h"
-#include "runner/config/engine_check.h"
 #include "tests/test_data.h"
 
 using namespace knightly::runner;
@@ -23,7 +23,8 @@ Config two_uci(const std::string& a, const std::string& b, const std::string& pa
 }  // namespace
 
 TEST_CASE("find_program looks like execvp") {
-  CHECK(find_program("sh", "/nonexistent-dir:/bin:/usr/bin") == std::optional<std::string>("/bin/sh"));
+  CHECK(find_program("sh", "/nonexistent-dir:/bin:/usr/bin") ==
+        std::optional<std::string>("/bin/sh"));
   CHECK_FALSE(find_program("sh", "/nonexistent-dir").has_value());
   CHECK(find_program("/bin/sh", "").has_value());
   CHECK_FALSE(find_program("/bin/no-such-program-knightly", "/bin").has_value());
@@ -34,7 +35,8 @@ TEST_CASE("every engine present gives no error") {
 }
 
 TEST_CASE("a missing program is named with its engine") {
-  auto errors = find_missing_engines(two_uci("/bin/sh", "no-such-engine-knightly"), "/bin:/usr/bin");
+  auto errors =
+      find_missing_engines(two_uci("/bin/sh", "no-such-engine-knightly"), "/bin:/usr/bin");
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].key == "engine[2].command");
   CHECK(errors[0].message == "engine 'b': program 'no-such-engine-knightly' was not found in PATH");
@@ -54,25 +56,30 @@ TEST_CASE("a file that is not executable is reported as such") {
   std::filesystem::create_directories(dir);
   const auto file = dir / "not-executable";
   std::ofstream(file) << "plain text\n";
-  std::filesystem::permissions(file, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  std::filesystem::permissions(
+      file, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
   auto errors = find_missing_engines(two_uci(file.string(), "/bin/sh"), "/bin");
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].message.find("is not an executable file") != std::string::npos);
 }
 
 TEST_CASE("relative commands are looked up against the config's directory") {
-  // scripts/build is an executable file in the source tree: reachable from configs/ as ../scripts/build.
+  // scripts/build is an executable file in the source tree: reachable from configs/ as
+  // ../scripts/build.
   const std::string config_path = knightly::test::source_dir() + "/configs/x.toml";
   auto found = find_missing_engines(two_uci("../scripts/build", "/bin/sh", config_path), "/bin");
   CHECK(found.empty());
-  auto missing = find_missing_engines(two_uci("../scripts/no-such", "/bin/sh", config_path), "/bin");
+  auto missing =
+      find_missing_engines(two_uci("../scripts/no-such", "/bin/sh", config_path), "/bin");
   REQUIRE(missing.size() == 1);
-  CHECK(missing[0].message.find("relative paths in the config are resolved against " + knightly::test::source_dir() + "/configs") != std::string::npos);
+  CHECK(missing[0].message.find("relative paths in the config are resolved against " +
+                                knightly::test::source_dir() + "/configs") != std::string::npos);
 }
 
 TEST_CASE("a missing working directory is reported") {
-  auto c = parse_config_toml("[tournament]\ndepth = 1\n[[engine]]\nname = \"a\"\ncommand = \"sh\"\n"
-                             "workdir = \"/nonexistent-knightly-dir\"\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  auto c = parse_config_toml(
+      "[tournament]\ndepth = 1\n[[engine]]\nname = \"a\"\ncommand = \"sh\"\n"
+      "workdir = \"/nonexistent-knightly-dir\"\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
   REQUIRE(c.has_value());
   auto errors = find_missing_engines(*c, "/bin");
   REQUIRE(errors.size() == 1);

@@ -1,8 +1,9 @@
 // `knightly play` flags and `knightly sprt` SPECs give the same Config as the TOML.
+#include "runner/config/play_flags.h"
+
 #include <catch2/catch.hpp>
 
 #include "runner/config/config_toml.h"
-#include "runner/config/play_flags.h"
 
 using namespace knightly::runner;
 
@@ -33,14 +34,15 @@ ConfigError flag_error(const std::string& line) {
 }  // namespace
 
 TEST_CASE("play flags give the same Config as the equivalent TOML") {
-  const auto flags = parse_play_flags(split(
-      "-engine cmd=/usr/games/stockfish name=sf arg=--x option.Hash=16 option.Threads=1 tc=40/60+0.5 dir=/tmp "
-      "-engine builtin=ab option.Search=alphabeta option.Eval=material+pst depth=3 "
-      "-each timemargin=50 nodes=100000 "
-      "-games 2 -repeat -rounds 3 -concurrency 2 -srand 42 -event night "
-      "-openings file=/data/book.epd format=epd order=sequential start=5 plies=6 "
-      "-draw movenumber=30 movecount=8 score=10 -resign movecount=3 score=900 twosided=true "
-      "-maxmoves 150 -pgnout out.pgn -recover -db x.db"));
+  const auto flags = parse_play_flags(
+      split("-engine cmd=/usr/games/stockfish name=sf arg=--x option.Hash=16 option.Threads=1 "
+            "tc=40/60+0.5 dir=/tmp "
+            "-engine builtin=ab option.Search=alphabeta option.Eval=material+pst depth=3 "
+            "-each timemargin=50 nodes=100000 "
+            "-games 2 -repeat -rounds 3 -concurrency 2 -srand 42 -event night "
+            "-openings file=/data/book.epd format=epd order=sequential start=5 plies=6 "
+            "-draw movenumber=30 movecount=8 score=10 -resign movecount=3 score=900 twosided=true "
+            "-maxmoves 150 -pgnout out.pgn -recover -db x.db"));
   REQUIRE(flags.has_value());
   const auto toml = parse_config_toml(R"(
 [tournament]
@@ -110,8 +112,9 @@ TEST_CASE("play defaults follow cutechess") {
 }
 
 TEST_CASE("an engine's own words win over -each") {
-  auto c = parse_play_flags(split("-each depth=4 option.Hash=8 -engine builtin=a depth=2 option.Hash=32 "
-                                  "-engine builtin=b"));
+  auto c =
+      parse_play_flags(split("-each depth=4 option.Hash=8 -engine builtin=a depth=2 option.Hash=32 "
+                             "-engine builtin=b"));
   REQUIRE(c.has_value());
   CHECK(c->engines[0].limits.depth == 2);
   CHECK(c->engines[1].limits.depth == 4);
@@ -120,7 +123,8 @@ TEST_CASE("an engine's own words win over -each") {
 }
 
 TEST_CASE("st and tc words become time controls; names default to the file name") {
-  auto c = parse_play_flags(split("-engine cmd=/opt/e/engine-x st=0.1 -engine cmd=/opt/e/engine-y tc=inf"));
+  auto c = parse_play_flags(
+      split("-engine cmd=/opt/e/engine-x st=0.1 -engine cmd=/opt/e/engine-y tc=inf"));
   REQUIRE(c.has_value());
   CHECK(c->engines[0].name == "engine-x");
   REQUIRE(c->engines[0].limits.tc.has_value());
@@ -160,11 +164,13 @@ TEST_CASE("play flag errors name the flag") {
   auto draw = flag_error("-engine builtin=a -engine builtin=b -draw movenumber=3");
   CHECK(draw.key == "-draw");
 
-  auto openings = flag_error("-engine builtin=a -engine builtin=b -openings file=a.epd order=sequencial");
+  auto openings =
+      flag_error("-engine builtin=a -engine builtin=b -openings file=a.epd order=sequencial");
   CHECK(openings.key == "-openings");
   CHECK(openings.message.find("did you mean") != std::string::npos);
 
-  auto sprt = flag_error("-engine builtin=a -engine builtin=b -engine builtin=c -sprt elo0=0 elo1=5");
+  auto sprt =
+      flag_error("-engine builtin=a -engine builtin=b -engine builtin=c -sprt elo0=0 elo1=5");
   CHECK(sprt.key == "-sprt");
 
   auto option = flag_error("-engine builtin=a option.Search=minimx -engine builtin=b");
@@ -179,11 +185,13 @@ TEST_CASE("engine SPECs for knightly sprt") {
   CHECK(bare->name == "knightly-engine");
   CHECK_FALSE(bare->builtin);
 
-  auto cmd = parse_engine_spec("cmd=/usr/games/stockfish option.Hash=16  option.Threads=1 name=sf depth=8");
+  auto cmd = parse_engine_spec(
+      "cmd=/usr/games/stockfish option.Hash=16  option.Threads=1 name=sf depth=8");
   REQUIRE(cmd.has_value());
   CHECK(cmd->command == "/usr/games/stockfish");
   CHECK(cmd->name == "sf");
-  CHECK(cmd->options == std::vector<std::pair<std::string, std::string>>{{"Hash", "16"}, {"Threads", "1"}});
+  CHECK(cmd->options ==
+        std::vector<std::pair<std::string, std::string>>{{"Hash", "16"}, {"Threads", "1"}});
   CHECK(cmd->limits.depth == 8);
 
   auto builtin = parse_engine_spec("builtin=ab option.Search=alphabeta option.Eval=material");

@@ -1,13 +1,13 @@
 // Opening books against real files: lazy EPD loading, bad lines with file:line, PGN plies.
-#include <catch2/catch.hpp>
+#include "runner/tournament/opening_book.h"
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
-#include "runner/tournament/opening_book.h"
 #include "runner/tournament/schedule.h"
 #include "tests/test_data.h"
 
@@ -49,7 +49,8 @@ TEST_CASE("an EPD book counts lines, skips blanks and comments, and labels sourc
 
 TEST_CASE("a bad book line used by the schedule is reported with file:line") {
   std::string text;
-  for (int i = 0; i < 9; ++i) text += "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n";
+  for (int i = 0; i < 9; ++i)
+    text += "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n";
   text += "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR x KQkq - 0 1\n";  // line 10: bad side
   const auto book = OpeningBook::from_epd(text, "broken.epd");
   Config c;
@@ -75,7 +76,8 @@ TEST_CASE("noob_3moves.epd loads fast and every sampled line is a legal position
   o.file = knightly::test::data_path("books/noob_3moves.epd");
   const auto start = std::chrono::steady_clock::now();
   auto book = load_opening_book(o);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   REQUIRE(book.has_value());
   // Count the lines independently of the loader.
   std::ifstream in(o.file);

@@ -1,11 +1,11 @@
 // Random opening plies: legal, deterministic by seed, never ending a game.
-#include <catch2/catch.hpp>
+#include "runner/tournament/random_plies.h"
 
+#include <catch2/catch.hpp>
 #include <set>
 
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
-#include "runner/tournament/random_plies.h"
 
 using namespace knightly::runner;
 using knightly::chess::Position;

@@ -1,17 +1,18 @@
 // The schedule: pairings, colours, pairs sharing openings, determinism and stable identities.
-#include <catch2/catch.hpp>
+#include "runner/tournament/schedule.h"
 
+#include <catch2/catch.hpp>
 #include <map>
 #include <set>
 
 #include "runner/config/config_toml.h"
-#include "runner/tournament/schedule.h"
 
 using namespace knightly::runner;
 
 namespace {
 
-Config make_config(int engines, const std::string& tournament_keys, const std::string& openings = "") {
+Config make_config(int engines, const std::string& tournament_keys,
+                   const std::string& openings = "") {
   std::string text = "[tournament]\n" + tournament_keys + "\n";
   if (!openings.empty()) text += "[openings]\n" + openings + "\n";
   for (int i = 0; i < engines; ++i)
@@ -138,8 +139,10 @@ TEST_CASE("sequential order starts at `start` and follows the book") {
 }
 
 TEST_CASE("game identities are stable: more rounds extend the schedule without changing it") {
-  const Config two = make_config(3, "rounds = 2\ngames = 2", "order = \"random\"\nrandom_plies = 2");
-  const Config five = make_config(3, "rounds = 5\ngames = 2", "order = \"random\"\nrandom_plies = 2");
+  const Config two =
+      make_config(3, "rounds = 2\ngames = 2", "order = \"random\"\nrandom_plies = 2");
+  const Config five =
+      make_config(3, "rounds = 5\ngames = 2", "order = \"random\"\nrandom_plies = 2");
   Schedule a(two, 9, 500);
   Schedule b(five, 9, 500);
   REQUIRE(a.total() == 12u);
