@@ -2,6 +2,10 @@
 // command loop object driven in-process.
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <mutex>
 #include <thread>
 
@@ -183,4 +187,27 @@ TEST_CASE("the command loop reports bad input and keeps going") {
   engine.handle("go depth 3");
   REQUIRE(out.wait_for("bestmove", 2000));
   CHECK(out.find("bestmove") == "bestmove 0000");
+}
+
+TEST_CASE("OwnBook and BookFile set over UCI make the engine play from its book") {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("knightly_uci_book_" + std::to_string(::getpid()) + ".epd"))
+                               .string();
+  std::ofstream(path) << "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm Nf3;\n";
+  Output out;
+  uci::UciEngine engine([&](const std::string& l) { out.add(l); });
+  engine.handle("setoption name OwnBook value true");
+  engine.handle("setoption name BookFile value " + path);
+  engine.handle("isready");
+  REQUIRE(out.wait_for("readyok", 5000));
+  CHECK(out.find("info string book " + path + ": 1 positions").size() > 0);
+  engine.handle("position startpos");
+  engine.handle("go depth 5");
+  REQUIRE(out.wait_for("bestmove", 5000));
+  CHECK(out.find("bestmove") == "bestmove g1f3");
+  CHECK(out.find("info string book move g1f3").size() > 0);
+  std::remove(path.c_str());
+  engine.handle("setoption name BookFile value /nonexistent/x.epd");
+  engine.handle("isready");
+  REQUIRE(out.wait_for("info string error: book", 5000));
 }
