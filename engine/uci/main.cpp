@@ -20,6 +20,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::ios::sync_with_stdio(false);
+  // cin is tied to cout by default: every getline on this thread would flush cout while the
+  // search thread writes to it under the engine's mutex, a race that duplicated `bestmove`
+  // lines. Only the engine's output callback touches cout.
+  std::cin.tie(nullptr);
   knightly::uci::UciEngine engine([](const std::string& line) {
     std::cout << line << '\n' << std::flush;
   });
