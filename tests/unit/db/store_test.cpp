@@ -344,3 +344,31 @@ TEST_CASE("engines get one row per version") {
   CHECK(versions[0].info.uci_author == "the Stockfish developers");
   CHECK(versions[1].info.binary_sha256 == "def");
 }
+
+TEST_CASE("several workers may store games through one Store at once") {
+  TempDir dir;
+  Store store = open_store(dir.file("k.db"));
+  auto f = setup(store);
+  const int per_thread = std::getenv("KNIGHTLY_QUICK") ? 20 : 100;
+  std::vector<std::thread> workers;
+  for (int w = 0; w < 4; ++w)
+    workers.emplace_back([&, w] {
+      for (int i = 0; i < per_thread; ++i)
+        store.insert_game(f.tournament, synthetic_game(w * per_thread + i, 20), f.alpha, f.beta);
+    });
+  for (auto& t : workers) t.join();
+  const auto ids = store.stored_game_ids(f.tournament);
+  REQUIRE(ids.size() == static_cast<std::size_t>(4 * per_thread));
+  for (std::size_t i = 0; i < ids.size(); ++i) CHECK(ids[i].index == static_cast<int>(i));
+  CHECK(store.integrity_check() == "ok");
+}
+
+TEST_CASE("an empty file becomes a new database") {
+  TempDir dir;
+  const std::string path = dir.file("empty.db");
+  std::ofstream(path).close();
+  REQUIRE(std::filesystem::file_size(path) == 0);
+  Store store = open_store(path);
+  CHECK(store.schema_version() == db::latest_schema_version());
+  CHECK(Raw(path).number("PRAGMA application_id") == 0x4B4E544C);
+}
