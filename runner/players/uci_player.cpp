@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,8 +14,6 @@
 #include <boost/process/args.hpp>
 #include <boost/process/async_pipe.hpp>
 #include <boost/process/child.hpp>
-#include <boost/process/env.hpp>
-#include <boost/process/environment.hpp>
 #include <boost/process/exe.hpp>
 #include <boost/process/extend.hpp>
 #include <boost/process/io.hpp>
@@ -25,6 +24,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -46,10 +46,39 @@ void ignore_sigpipe() {
   std::call_once(once, [] { ::signal(SIGPIPE, SIG_IGN); });
 }
 
+// In the child before exec: default SIGPIPE; a process group of its own, so a terminal's
+// Ctrl-C reaches only the runner (which finishes the running games) and not the engines;
+// and SIGKILL when the runner dies, so a killed runner leaves no engine behind.
+// The child's environment: ours plus the configured variables. Built by hand because
+// Boost 1.74's basic_environment::find reads past the end of shorter entries (ASan).
+class ChildEnvironment : public bp::extend::handler {
+ public:
+  explicit ChildEnvironment(const std::map<std::string, std::string>& extra) {
+    for (char** e = ::environ; *e; ++e) {
+      std::string_view entry(*e);
+      std::string_view key = entry.substr(0, entry.find('='));
+      if (!extra.contains(std::string(key))) entries_.emplace_back(entry);
+    }
+    for (const auto& [k, v] : extra) entries_.push_back(k + "=" + v);
+    for (std::string& e : entries_) pointers_.push_back(e.data());
+    pointers_.push_back(nullptr);
+  }
+  template <typename Executor>
+  void on_setup(Executor& exec) const {
+    exec.env = const_cast<char**>(pointers_.data());
+  }
+
+ private:
+  std::vector<std::string> entries_;
+  std::vector<char*> pointers_;
+};
+
 struct DefaultSigpipeInChild : bp::extend::handler {
   template <typename Executor>
   void on_exec_setup(Executor&) const {
     ::signal(SIGPIPE, SIG_DFL);
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   }
 };
 
@@ -335,14 +364,13 @@ struct UciPlayer::Impl {
     FILE* err = std::fopen(stderr_path.empty() ? "/dev/null" : stderr_path.c_str(), "ae");
     if (!err) return "cannot open " + stderr_path + ": " + std::strerror(errno);
 
-    bp::environment env = boost::this_process::environment();
-    for (const auto& [k, v] : config.env) env[k] = v;
+    ChildEnvironment env(config.env);
 
     std::error_code ec;
     auto launch = [&](auto&&... extra) {
       return std::make_unique<bp::child>(
           bp::exe = exe, bp::args = config.args, bp::std_in<*to_engine, bp::std_out> * from_engine,
-          bp::std_err > err, bp::env = env, DefaultSigpipeInChild{}, extra..., ec);
+          bp::std_err > err, env, DefaultSigpipeInChild{}, extra..., ec);
     };
     try {
       child = config.workdir.empty() ? launch() : launch(bp::start_dir = config.workdir);
