@@ -176,6 +176,7 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
     std::vector<std::int64_t> engine_ids(cfg.engines.size());
     std::vector<db::EngineInfo> engine_info(cfg.engines.size());
     const char* path_env = std::getenv("PATH");
+    std::map<std::string, std::string> binary_hash;  // each program is hashed once
     for (std::size_t i = 0; i < cfg.engines.size(); ++i) {
       const auto& e = cfg.engines[i];
       db::EngineInfo info;
@@ -184,8 +185,11 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
       info.options = options_text(e);
       if (!e.builtin) {
         info.command = command_line(e);
-        if (auto prog = find_program(e.command, path_env ? path_env : ""))
-          info.binary_sha256 = db::sha256_file(*prog).value_or("");
+        if (auto prog = find_program(e.command, path_env ? path_env : "")) {
+          auto [it, fresh] = binary_hash.try_emplace(*prog);
+          if (fresh) it->second = db::sha256_file(*prog).value_or("");
+          info.binary_sha256 = it->second;
+        }
       }
       engine_info[i] = info;
       engine_ids[i] = store.upsert_engine(info);

@@ -166,6 +166,25 @@ TEST_CASE("two knightly-engine processes and two builtin players play valid PGN"
   }
 }
 
+TEST_CASE("knightly-engine processes at depth 1 play clean games (no duplicated bestmove)",
+          "[cli][engine]") {
+  // Fast games stress the engine's output: a duplicated `bestmove` line would be read as the
+  // answer to the next `go` and show up as an illegal move.
+  TempDir dir;
+  auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + engine_binary(),
+                        "name=a", "-engine", "cmd=" + engine_binary(), "name=b", "-each",
+                        "depth=1", "-games", "40", "-concurrency", "2", "-openings",
+                        "file=" + data_path("books/noob_3moves.epd"), "-repeat", "-db",
+                        dir.file("d1.db"), "--quiet"},
+                       300);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  SqliteProbe db(dir.file("d1.db"));
+  CHECK(db.count("SELECT count(*) FROM games") == 40);
+  CHECK(db.count("SELECT count(*) FROM games WHERE termination IN ('illegal move', "
+                 "'disconnect', 'stall', 'time forfeit')") == 0);
+}
+
 TEST_CASE("a short game against Debian's stockfish", "[cli][stockfish]") {
   const std::string sf = "/usr/games/stockfish";
   REQUIRE(std::filesystem::exists(sf));

@@ -91,17 +91,25 @@ ProcessResult run_process(const std::vector<std::string>& argv, int timeout_s,
   return r;
 }
 
-pid_t spawn_background(const std::vector<std::string>& argv, const std::string& cwd) {
+pid_t spawn_background(const std::vector<std::string>& argv, const std::string& cwd,
+                       bool own_group) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
   add_chdir(&fa, cwd);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  if (own_group) {
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+  }
   pid_t pid = 0;
   auto args = c_argv(argv);
-  int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
+  int rc = posix_spawn(&pid, args[0], &fa, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0) throw std::runtime_error("posix_spawn failed for " + argv[0]);
   return pid;
 }

@@ -20,7 +20,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, int timeout_s = 
                           const std::string& cwd = "");
 
 // Starts a program in the background with stdout/stderr to /dev/null; returns its pid.
-pid_t spawn_background(const std::vector<std::string>& argv, const std::string& cwd = "");
+// With `own_group`, the child leads a new process group (signal it all with kill(-pid, ...),
+// as a terminal's Ctrl-C does).
+pid_t spawn_background(const std::vector<std::string>& argv, const std::string& cwd = "",
+                       bool own_group = false);
 // Waits for a background child; returns its exit code, -1 if it was killed by a signal.
 int wait_child(pid_t pid, int* signal_out = nullptr);
 
