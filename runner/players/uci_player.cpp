@@ -346,12 +346,6 @@ struct UciPlayer::Impl {
   }
 
   std::optional<std::string> spawn() {
-    std::string error;
-    to_engine = make_pipe(error);
-    if (!to_engine) return error;
-    from_engine = make_pipe(error);
-    if (!from_engine) return error;
-
     // Boost.Process ignores a failed chdir in the child: check the directory here.
     if (!config.workdir.empty() && !boost::filesystem::is_directory(config.workdir))
       return "cannot start " + config.command + ": working directory " + config.workdir +
@@ -365,12 +359,21 @@ struct UciPlayer::Impl {
     if (!err) return "cannot open " + stderr_path + ": " + std::strerror(errno);
 
     ChildEnvironment env(config.env);
+    std::string error;
+    to_engine = make_pipe(error);
+    if (to_engine) from_engine = make_pipe(error);
+    if (!to_engine || !from_engine) {
+      std::fclose(err);
+      close_pipes();
+      return error;
+    }
 
     std::error_code ec;
     auto launch = [&](auto&&... extra) {
-      return std::make_unique<bp::child>(
-          bp::exe = exe, bp::args = config.args, bp::std_in<*to_engine, bp::std_out> * from_engine,
-          bp::std_err > err, env, DefaultSigpipeInChild{}, extra..., ec);
+      return std::make_unique<bp::child>(bp::exe = exe, bp::args = config.args,
+                                         (bp::std_in < *to_engine), (bp::std_out > *from_engine),
+                                         (bp::std_err > err), env, DefaultSigpipeInChild{},
+                                         extra..., ec);
     };
     try {
       child = config.workdir.empty() ? launch() : launch(bp::start_dir = config.workdir);
