@@ -296,7 +296,7 @@ TEST_CASE("garbage commands and bad values are reported as info string and ignor
   CHECK(e.wait_exit(2000) == 0);
 }
 
-TEST_CASE("no legal move gives bestmove 0000; end of input quits cleanly") {
+TEST_CASE("no legal move gives bestmove 0000 and end of input quits cleanly") {
   Engine e;
   e.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
   e.send("go depth 4");

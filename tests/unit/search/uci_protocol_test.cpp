@@ -78,7 +78,7 @@ TEST_CASE("position commands: startpos / fen / moves / and errors that apply not
   CHECK_FALSE(uci::parse_position("somewhere"));
 }
 
-TEST_CASE("go arguments become limits; bad values become warnings") {
+TEST_CASE("go arguments become limits and bad values become warnings") {
   auto g = uci::parse_go("wtime 1000 btime 2000 winc 10 binc 20 movestogo 5");
   CHECK(g.limits.time_ms[0] == 1000);
   CHECK(g.limits.time_ms[1] == 2000);
