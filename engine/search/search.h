@@ -82,6 +82,7 @@ class Search {
   const SearchConfig& config() const;
   void set_config(SearchConfig config);  // resizes tables as needed
   void new_game();                       // clears tables, history, killers (ucinewgame)
+                                         // and reseeds the generator, as set_config does
 
   // Opening book state after set_config: "" when OwnBook is off or the book loaded, else the
   // error (the book file is read once per path, when OwnBook is on).
