@@ -22,6 +22,14 @@ int usage_error(const std::string& message) {
 // Options the three commands share; true when `flag` was one of them.
 std::expected<bool, std::string> common_flag(const std::string& flag, Args& args,
                                              RunOptions& options) {
+  if (flag == "--sync") {
+    auto v = args.value(flag);
+    if (!v) return std::unexpected(v.error());
+    if (*v != "full" && *v != "normal")
+      return std::unexpected(flag + ": '" + *v + "' (full or normal)");
+    options.sync = *v;
+    return true;
+  }
   if (flag == "--quiet") {
     options.quiet = true;
     return true;

@@ -131,7 +131,10 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
     if (b->size() == 0) return fail(cfg.openings.file + ": the opening book has no openings");
     book = std::move(*b);
   }
-  auto opened = db::Store::open(cfg.output.database);
+  db::StoreOptions store_options;
+  const std::string& sync = opt.sync.empty() ? cfg.output.sync : opt.sync;
+  store_options.sync_every_commit = sync != "normal";
+  auto opened = db::Store::open(cfg.output.database, store_options);
   if (!opened) return fail(opened.error().message);
   db::Store& store = *opened;
 

@@ -31,6 +31,7 @@ struct RunOptions {
   std::string log_dir;   // engine logs; "" = none
   DriverOptions driver;
   std::string sprt_label_tc;  // "10+0.1", "depth 3"... for the fastchess block
+  std::string sync;  // "full" | "normal" overrides the config's [output] sync; "" = as configured
   bool perf_stats = false;    // print the runner's own CPU and latency per move at the end
 };
 

@@ -96,6 +96,9 @@ struct SprtConfig {
 struct OutputConfig {
   std::string database = "knightly.db";
   std::string pgn;  // "" = no PGN file
+  // "full": every finished game is fsynced (survives power loss); "normal": WAL with
+  // synchronous=NORMAL (survives a crashed or killed runner, not a power cut; much faster).
+  std::string sync = "full";
   bool operator==(const OutputConfig&) const = default;
 };
 

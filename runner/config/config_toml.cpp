@@ -379,9 +379,10 @@ class TomlParser {
   }
 
   void output(const toml::table& t) {
-    check_keys(t, "output", {"database", "pgn"});
+    check_keys(t, "output", {"database", "pgn", "sync"});
     if (auto v = str(t, "database", "output.database")) config_.output.database = *v;
     if (auto v = str(t, "pgn", "output.pgn")) config_.output.pgn = *v;
+    config_.output.sync = choice(t, "sync", "output.sync", {"full", "normal"}, config_.output.sync);
   }
 
   void sprt(const toml::table& t) {

@@ -57,6 +57,7 @@ random_plies = 2
 [output]
 database = "x.db"
 pgn = "x.pgn"
+sync = "normal"
 
 [[engine]]
 name = "sf"
@@ -103,6 +104,7 @@ nodes = 5000
   CHECK(c->openings.random_plies == 2);
   CHECK(c->output.database == "x.db");
   CHECK(c->output.pgn == "x.pgn");
+  CHECK(c->output.sync == "normal");
   REQUIRE(c->engines.size() == 2);
   const auto& sf = c->engines[0];
   CHECK(sf.command == "/usr/games/stockfish");

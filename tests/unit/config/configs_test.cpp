@@ -91,7 +91,7 @@ TEST_CASE("docs/config.md documents every key the parser accepts") {
         "time_margin", "maxmoves",     "recover",  "adjudication", "movenumber", "movecount",
         "score",       "twosided",     "command",  "args",         "workdir",    "env",
         "builtin",     "options",      "proto",    "file",         "order",      "start",
-        "plies",       "random_plies", "database", "pgn",          "elo0",       "elo1",
+        "plies",       "random_plies", "database", "pgn", "sync",  "elo0",       "elo1",
         "alpha",       "beta",         "model"}) {
     INFO(key);
     std::string needle = "`";
