@@ -222,6 +222,7 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
     std::atomic<std::size_t> next{0};
     std::atomic<bool> abort_run{false};
     auto id_recorded = std::make_unique<std::once_flag[]>(cfg.engines.size());
+    auto ever_started = std::make_unique<std::atomic<bool>[]>(cfg.engines.size());
     std::string error_message;
 
     // PGN file: games are appended in schedule order whatever order they finish in.
@@ -266,31 +267,6 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
           abort_run = true;
           break;
         }
-        bool ready = true;
-        for (int idx : {sg.white, sg.black}) {
-          auto& p = players[idx];
-          if (!p) p = make_player(cfg.engines[idx], player_options);
-          if (p->alive()) continue;
-          if (auto e = p->start()) {
-            std::lock_guard lock(mu);
-            error_message = "engine '" + cfg.engines[idx].name + "' could not be started: " + *e;
-            abort_run = true;
-            ready = false;
-            break;
-          }
-          std::call_once(id_recorded[idx], [&] {
-            db::EngineInfo info = engine_info[idx];
-            info.uci_name = p->id_name();
-            info.uci_author = p->id_author();
-            engine_ids[idx] = store.upsert_engine(info);
-          });
-          for (const auto& w : p->take_warnings()) {
-            std::lock_guard lock(mu);
-            progress.message("Warning: " + cfg.engines[idx].name + ": " + w);
-          }
-        }
-        if (!ready) break;
-
         GameSetup setup;
         setup.id = sg.id;
         setup.white = cfg.engines[sg.white].name;
@@ -308,6 +284,39 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
           abort_run = true;
           break;
         }
+        // Start whatever is not running. An engine that never started in this run stops the
+        // run (a setup problem); one that ran before and cannot be restarted loses this game.
+        bool ready = true;
+        for (int idx : {sg.white, sg.black}) {
+          auto& p = players[idx];
+          if (!p) p = make_player(cfg.engines[idx], player_options);
+          if (p->alive()) continue;
+          if (auto e = p->start()) {
+            if (ever_started[idx].load()) {
+              game->forfeit(idx == sg.white ? chess::White : chess::Black,
+                            Termination::Disconnect, "could not be restarted: " + *e);
+              continue;
+            }
+            std::lock_guard lock(mu);
+            error_message = "engine '" + cfg.engines[idx].name + "' could not be started: " + *e;
+            abort_run = true;
+            ready = false;
+            break;
+          }
+          ever_started[idx] = true;
+          std::call_once(id_recorded[idx], [&] {
+            db::EngineInfo info = engine_info[idx];
+            info.uci_name = p->id_name();
+            info.uci_author = p->id_author();
+            engine_ids[idx] = store.upsert_engine(info);
+          });
+          for (const auto& w : p->take_warnings()) {
+            std::lock_guard lock(mu);
+            progress.message("Warning: " + cfg.engines[idx].name + ": " + w);
+          }
+        }
+        if (!ready) break;
+
         {
           std::lock_guard lock(mu);
           progress.started(sg.id.index, setup.white, setup.black);
@@ -340,6 +349,16 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
                           two ? &tally.games : nullptr, cfg.engines[0].name,
                           cfg.engines.size() == 2 ? cfg.engines[1].name : "");
         if (sprt_decided()) request_stop();
+        // Without recover (cutechess's default for `play`), a crashed or stalled engine ends
+        // the run once the games in progress are stored.
+        bool engine_fault = record.termination == Termination::Disconnect ||
+                            record.termination == Termination::Stall;
+        if (engine_fault && !cfg.tournament.recover && error_message.empty()) {
+          error_message = "game " + std::to_string(sg.id.index + 1) + ": " + record.reason +
+                          "; engines are not restarted without -recover ([tournament] recover = "
+                          "true)";
+          abort_run = true;
+        }
       }
       for (auto& p : players)
         if (p) p->quit();

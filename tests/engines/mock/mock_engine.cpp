@@ -2,6 +2,8 @@
 // random one) through the chess core, and misbehaves on request.
 //
 //   --crash-at-start          exit(3) before reading anything
+//   --start-once FILE         start normally the first time (creating FILE); crash at start
+//                             on every later launch (an engine that cannot be restarted)
 //   --crash-on-go N           exit(3) on the Nth `go` (after one info line)
 //   --stall-after-go          after the first `go`, never read or answer anything again
 //   --illegal-move            answer a well-formed move that is not legal
@@ -37,6 +39,7 @@ using namespace knightly;
 
 struct Flags {
   bool crash_at_start = false;
+  std::string start_once;
   int crash_on_go = 0;
   bool stall_after_go = false;
   bool illegal_move = false;
@@ -109,6 +112,8 @@ int main(int argc, char** argv) {
     };
     if (a == "--crash-at-start")
       f.crash_at_start = true;
+    else if (a == "--start-once")
+      f.start_once = value();
     else if (a == "--crash-on-go")
       f.crash_on_go = std::atoi(value().c_str());
     else if (a == "--stall-after-go")
@@ -142,6 +147,14 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr, "mock-engine: unknown flag %s\n", a.c_str());
       return 2;
+    }
+  }
+  if (!f.start_once.empty()) {
+    if (std::FILE* seen = std::fopen(f.start_once.c_str(), "r")) {
+      std::fclose(seen);
+      f.crash_at_start = true;
+    } else if (std::FILE* mark = std::fopen(f.start_once.c_str(), "w")) {
+      std::fclose(mark);
     }
   }
   if (f.crash_at_start) {

@@ -99,6 +99,43 @@ TEST_CASE("every engine fault loses its game, the engine restarts, the match com
   check_pgn_matches_db(dir.file("f.pgn"), dir.file("f.db"));
 }
 
+TEST_CASE("without -recover a crashed engine ends the match, keeping the finished games",
+          "[cli][faults]") {
+  TempDir dir;
+  auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + mock_engine_binary(),
+                        "name=steady", "arg=--seed", "arg=3", "-engine",
+                        "cmd=" + mock_engine_binary(), "name=faulty", "arg=--crash-on-go",
+                        "arg=30", "-each", "depth=1", "-games", "10", "-maxmoves", "10", "-db",
+                        dir.file("n.db")},
+                       300);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("-recover") != std::string::npos);
+  SqliteProbe db(dir.file("n.db"));
+  long long games = db.count("SELECT count(*) FROM games");
+  CHECK(games >= 1);
+  CHECK(games < 10);
+  CHECK(db.count("SELECT count(*) FROM games WHERE termination = 'disconnect'") == 1);
+}
+
+TEST_CASE("an engine that cannot be restarted loses its games; the match completes",
+          "[cli][faults]") {
+  TempDir dir;
+  auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + mock_engine_binary(),
+                        "name=faulty", "arg=--crash-on-go", "arg=3", "arg=--start-once",
+                        "arg=" + dir.file("started"), "-engine", "cmd=" + mock_engine_binary(),
+                        "name=steady", "arg=--seed", "arg=3", "-each", "depth=1", "-games", "6",
+                        "-maxmoves", "10", "-recover", "-db", dir.file("r.db")},
+                       300);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  SqliteProbe db(dir.file("r.db"));
+  CHECK(db.count("SELECT count(*) FROM games") == 6);
+  // Game 1: crash on the 3rd go; games 2-6: the restart fails, faulty loses before a move.
+  CHECK(db.count("SELECT count(*) FROM games WHERE termination = 'disconnect'") == 6);
+  CHECK(db.count("SELECT count(*) FROM games WHERE termination = 'disconnect' AND plies = 0") == 5);
+}
+
 TEST_CASE("garbage and floods of info lines are ignored", "[cli][faults]") {
   TempDir dir;
   auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + mock_engine_binary(),
