@@ -1,6 +1,7 @@
 // knightly run / play / sprt: play games into the database.
 #include <cstdio>
 #include <iostream>
+#include <limits>
 
 #include "db/store/sha256.h"
 #include "runner/cli/commands.h"
@@ -117,6 +118,7 @@ int cmd_sprt(Args& args) {
   SprtConfig sprt;
   sprt.enabled = true;
   int concurrency = 1, max_games = 20000, random_plies = -1;
+  std::optional<std::uint64_t> seed;
   RunOptions options;
   options.kind = db::TournamentKind::Sprt;
   while (!args.empty()) {
@@ -163,6 +165,11 @@ int cmd_sprt(Args& args) {
     else if (a == "--db") db = *v;
     else if (a == "--name") name = *v;
     else if (a == "--max-games") error = integer(max_games, 2, 100000000);
+    else if (a == "--seed") {
+      long long s = 0;
+      error = integer(s, 1, std::numeric_limits<long long>::max());
+      seed = std::uint64_t(s);
+    }
     else return usage_error("sprt: unknown option '" + a + "'");
     if (!error.empty()) return usage_error("sprt: " + error);
   }
@@ -214,9 +221,13 @@ int cmd_sprt(Args& args) {
                      " --alpha " + std::to_string(sprt.alpha) + " --beta " +
                      std::to_string(sprt.beta) + " --model " + sprt.model + " --max-games " +
                      std::to_string(max_games) + " --random-plies " +
-                     std::to_string(config.openings.random_plies);
+                     std::to_string(config.openings.random_plies) +
+                     (seed ? " --seed " + std::to_string(*seed) : "");
   config.source_text = text;
-  config.tournament.name = name.empty() ? "sprt-" + db::sha256_hex(text).substr(0, 12) : name;
+  const std::string digest = db::sha256_hex(text);
+  config.tournament.name = name.empty() ? "sprt-" + digest.substr(0, 12) : name;
+  // The same command plays the same openings, in any database: a gate is reproducible.
+  config.tournament.seed = seed ? *seed : std::stoull(digest.substr(0, 15), nullptr, 16) | 1;
   if (auto e = validate_config(config)) return usage_error("sprt: " + e->to_string());
   std::cout << "SPRT '" << config.tournament.name << "': " << config.engines[0].name << " vs "
             << config.engines[1].name << ", elo0 " << sprt.elo0 << ", elo1 " << sprt.elo1

@@ -18,7 +18,7 @@ const char* usage =
     "  knightly play -engine cmd=PATH|builtin=NAME [...] -engine ... [-games N] [-rounds N] ...\n"
     "  knightly sprt --new SPEC --base SPEC [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]\n"
     "                [--tc TC | --depth N | --nodes N] [--book FILE] [--concurrency N]\n"
-    "                [--db PATH] [--max-games N]\n"
+    "                [--db PATH] [--max-games N] [--seed N] [--random-plies N] [--name NAME]\n"
     "  knightly query tournaments|standings|games|h2h|engines|ratings|terminations|sprt\n"
     "                [--db PATH] [--format table|csv|json] [filters]\n"
     "  knightly import FILE.pgn [--tournament NAME] [--db PATH]\n"
