@@ -75,23 +75,38 @@ class Move {
   std::uint16_t data_ = 0;
 };
 
-// Fixed-capacity list of moves (no position has more than 218 legal moves).
+// Fixed-capacity list of moves (no position has more than 218 legal moves). Construction
+// is free: the storage is left uninitialised (the search builds one at every node), and only
+// the first size() entries are ever read.
 class MoveList {
  public:
+  MoveList() {}  // not = default: the union member below must stay uninitialised
+  MoveList(const MoveList& other) : size_(other.size_) { copy_from(other); }
+  MoveList& operator=(const MoveList& other) {
+    size_ = other.size_;
+    copy_from(other);
+    return *this;
+  }
   void push_back(Move m) { moves_[size_++] = m; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   Move operator[](std::size_t i) const { return moves_[i]; }
   Move& operator[](std::size_t i) { return moves_[i]; }
-  const Move* begin() const { return moves_.data(); }
-  const Move* end() const { return moves_.data() + size_; }
-  Move* begin() { return moves_.data(); }
-  Move* end() { return moves_.data() + size_; }
+  const Move* begin() const { return moves_; }
+  const Move* end() const { return moves_ + size_; }
+  Move* begin() { return moves_; }
+  Move* end() { return moves_ + size_; }
   bool contains(Move m) const;
   void clear() { size_ = 0; }
 
  private:
-  std::array<Move, 256> moves_{};
+  // Copies only the moves in use (and never reads the uninitialised tail).
+  void copy_from(const MoveList& other) {
+    for (std::size_t i = 0; i < size_; ++i) moves_[i] = other.moves_[i];
+  }
+  union {
+    Move moves_[256];
+  };
   std::size_t size_ = 0;
 };
 

@@ -1,6 +1,8 @@
 #pragma once
 // Transposition table: buckets of two entries, one kept by depth, one always replaced.
-// Owned by one Search; never shared between threads.
+// Owned by one Search; never shared between threads. A new game does not clear the table: it
+// bumps a game number, and entries stamped with an older game count as empty, so starting a
+// game is O(1) and searches behave exactly as on a cleared table.
 #include <cstdint>
 #include <vector>
 
@@ -16,13 +18,16 @@ struct TTEntry {
   chess::Move move;
   std::int8_t depth = 0;
   Bound bound = Bound::None;
-  std::uint8_t generation = 0;
+  std::uint8_t generation = 0;  // search within the game, for replacement
+  std::uint8_t game = 0;        // game number; an entry of another game is empty
 };
+static_assert(sizeof(TTEntry) == 16, "the game stamp lives in what was padding");
 
 class TranspositionTable {
  public:
   void resize(int mb);  // 0 = disabled
-  void clear();
+  void clear();     // wipes every entry (O(size))
+  void new_game();  // O(1): every entry so far counts as empty from now on
   bool enabled() const { return !buckets_.empty(); }
   void new_search() { ++generation_; }
   const TTEntry* probe(chess::Key key) const;
@@ -40,8 +45,10 @@ class TranspositionTable {
   const Bucket& bucket(chess::Key key) const {
     return buckets_[std::size_t((unsigned __int128)key * buckets_.size() >> 64)];
   }
+  bool live(const TTEntry& e) const { return e.bound != Bound::None && e.game == game_; }
   std::vector<Bucket> buckets_;
   std::uint8_t generation_ = 0;
+  std::uint8_t game_ = 0;
   int mb_ = 0;
 };
 

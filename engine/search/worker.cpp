@@ -59,7 +59,7 @@ void Worker::set_book(Book book, std::string path) {
 }
 
 void Worker::new_game() {
-  tt_.clear();
+  tt_.new_game();  // O(1); the old entries become invisible, as after a clear
   std::fill(history_.begin(), history_.end(), 0);
   for (auto& k : killers_) k = {};
   seed_ = resolve_seed(config_.seed);
