@@ -171,6 +171,9 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
     std::vector<std::size_t> pending;
     for (std::size_t i = 0; i < schedule.total(); ++i)
       if (!stored.count(int(i))) pending.push_back(i);
+    if (pending.empty())
+      out << "Tournament '" << t.name << "' is already finished (" << stored.size()
+          << " games); nothing to play.\n";
     if (!stored.empty() && !pending.empty())
       out << "Resuming tournament '" << t.name << "': " << stored.size() << " of "
           << schedule.total() << " games already played\n";
