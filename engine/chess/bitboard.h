@@ -93,6 +93,21 @@ extern const Tables tables;
 
 }  // namespace detail
 
+// Population count for the search and evaluation hot paths, which are built without
+// -mpopcnt (so std::popcount is a libgcc call there): the POPCNT instruction when this CPU
+// has it, found once at start-up, else std::popcount. Not for use while the tables are
+// being built (has_popcnt is still false then, which only means the portable path).
+inline int popcount_fast(Bitboard b) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__)
+  if (__builtin_expect(detail::tables.has_popcnt, 1)) {
+    Bitboard r;
+    asm("popcntq %1, %0" : "=r"(r) : "r"(b));
+    return int(r);
+  }
+#endif
+  return std::popcount(b);
+}
+
 inline Bitboard pawn_attacks(Color c, Square s) {
   return detail::tables.pawn_attacks[c][s];
 }

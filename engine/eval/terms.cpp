@@ -2,6 +2,7 @@
 
 #include <bit>
 
+#include "engine/chess/bitboard.h"
 #include "engine/eval/attacks.h"
 
 namespace knightly::eval {
@@ -52,11 +53,28 @@ constexpr Table KingEndTable = {
     -30, -10, 30,  40,  40,  30,  -10, -30, -30, -10, 20,  30,  30,  20,  -10, -30,
     -30, -30, 0,   0,   0,   0,   -30, -30, -50, -30, -30, -30, -30, -30, -30, -50};
 
-constexpr const int* Tables[5] = {PawnTable, KnightTable, BishopTable, RookTable, QueenTable};
+// The tables above by [colour][piece type][square], signed for the side (Black negative),
+// with the king's end-game table as type 6: pst() then needs one load per piece.
+struct SquareTables {
+  int v[2][7][64];
+};
 
-inline int table_index(Color c, Square s) {
-  return c == White ? (7 - chess::rank_of(s)) * 8 + chess::file_of(s) : s;
+constexpr SquareTables make_square_tables() {
+  SquareTables t{};
+  const int* by_type[7] = {PawnTable,  KnightTable,     BishopTable, RookTable,
+                           QueenTable, KingMiddleTable, KingEndTable};
+  for (int c = 0; c < 2; ++c)
+    for (int p = 0; p < 7; ++p)
+      for (int s = 0; s < 64; ++s) {
+        int index = c == White ? (7 - s / 8) * 8 + s % 8 : s;
+        t.v[c][p][s] = (c == White ? 1 : -1) * by_type[p][index];
+      }
+  return t;
 }
+
+constexpr SquareTables BySquare = make_square_tables();
+
+using chess::popcount_fast;
 
 template <typename F>
 void for_each_square(Bitboard b, F&& f) {
@@ -72,7 +90,7 @@ int material(const chess::Position& pos) {
   int score = 0;
   for (int t = chess::Pawn; t <= chess::Queen; ++t) {
     auto pt = chess::PieceType(t);
-    score += PieceValue[t] * (std::popcount(pos.pieces(White, pt)) - std::popcount(pos.pieces(Black, pt)));
+    score += PieceValue[t] * (popcount_fast(pos.pieces(White, pt)) - popcount_fast(pos.pieces(Black, pt)));
   }
   return score;
 }
@@ -82,8 +100,8 @@ bool is_endgame(const chess::Position& pos) {
   // pieces or one minor piece maximum."
   for (Color c : {White, Black}) {
     if (!pos.pieces(c, chess::Queen)) continue;
-    int rooks = std::popcount(pos.pieces(c, chess::Rook));
-    int minors = std::popcount(pos.pieces(c, chess::Knight) | pos.pieces(c, chess::Bishop));
+    int rooks = popcount_fast(pos.pieces(c, chess::Rook));
+    int minors = popcount_fast(pos.pieces(c, chess::Knight) | pos.pieces(c, chess::Bishop));
     if (rooks > 0 || minors > 1) return false;
   }
   return true;
@@ -91,16 +109,14 @@ bool is_endgame(const chess::Position& pos) {
 
 int pst(const chess::Position& pos) {
   int score = 0;
+  const int king = is_endgame(pos) ? 6 : chess::King;
   for (Color c : {White, Black}) {
-    int sign = c == White ? 1 : -1;
     for (int t = chess::Pawn; t <= chess::Queen; ++t) {
-      const int* table = Tables[t];
-      for_each_square(pos.pieces(c, chess::PieceType(t)),
-                      [&](Square s) { score += sign * table[table_index(c, s)]; });
+      const int* table = BySquare.v[c][t];
+      for_each_square(pos.pieces(c, chess::PieceType(t)), [&](Square s) { score += table[s]; });
     }
-    const int* king = is_endgame(pos) ? KingEndTable : KingMiddleTable;
-    for_each_square(pos.pieces(c, chess::King),
-                    [&](Square s) { score += sign * king[table_index(c, s)]; });
+    const int* table = BySquare.v[c][king];
+    for_each_square(pos.pieces(c, chess::King), [&](Square s) { score += table[s]; });
   }
   return score;
 }
@@ -133,8 +149,8 @@ int tension(const chess::Position& pos) {
                                : ((pawns & 0xfefefefefefefefeULL) >> 9);
     Bitboard right = c == White ? ((pawns & 0x7f7f7f7f7f7f7f7fULL) << 9)
                                 : ((pawns & 0x7f7f7f7f7f7f7f7fULL) >> 7);
-    score += sign * (std::popcount(left) + std::popcount(right));
-    for_each_piece_attacks(pos, c, [&](chess::PieceType, Bitboard a) { score += sign * std::popcount(a); });
+    score += sign * (popcount_fast(left) + popcount_fast(right));
+    for_each_piece_attacks(pos, c, [&](chess::PieceType, Bitboard a) { score += sign * popcount_fast(a); });
   }
   return score;
 }
@@ -147,7 +163,7 @@ int mobility(const chess::Position& pos) {
     Bitboard own = pos.pieces(c);
     Bitboard enemy_pawn_attacks = pawn_attacks(~c, pos.pieces(~c, chess::Pawn));
     for_each_piece_attacks(pos, c, [&](chess::PieceType t, Bitboard a) {
-      score += sign * Weight[t] * std::popcount(a & ~own & ~enemy_pawn_attacks);
+      score += sign * Weight[t] * popcount_fast(a & ~own & ~enemy_pawn_attacks);
     });
   }
   return score;
