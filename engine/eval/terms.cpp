@@ -53,22 +53,25 @@ constexpr Table KingEndTable = {
     -30, -10, 30,  40,  40,  30,  -10, -30, -30, -10, 20,  30,  30,  20,  -10, -30,
     -30, -30, 0,   0,   0,   0,   -30, -30, -50, -30, -30, -30, -30, -30, -30, -50};
 
-// The tables above by [colour][piece type][square], signed for the side (Black negative),
-// with the king's end-game table as type 6: pst() then needs one load per piece.
+// The tables above by [phase][piece][square], the piece as chess::Piece (colour * 6 + type),
+// signed for its side (Black negative); phase 1 takes the king's end-game table. pst() then
+// needs one load per occupied square.
 struct SquareTables {
-  int v[2][7][64];
+  int v[2][12][64];
 };
 
 constexpr SquareTables make_square_tables() {
   SquareTables t{};
-  const int* by_type[7] = {PawnTable,  KnightTable,     BishopTable, RookTable,
-                           QueenTable, KingMiddleTable, KingEndTable};
-  for (int c = 0; c < 2; ++c)
-    for (int p = 0; p < 7; ++p)
+  for (int phase = 0; phase < 2; ++phase)
+    for (int piece = 0; piece < 12; ++piece) {
+      const int c = piece / 6, type = piece % 6;
+      const int* by_type[6] = {PawnTable, KnightTable, BishopTable,
+                               RookTable, QueenTable,  phase ? KingEndTable : KingMiddleTable};
       for (int s = 0; s < 64; ++s) {
         int index = c == White ? (7 - s / 8) * 8 + s % 8 : s;
-        t.v[c][p][s] = (c == White ? 1 : -1) * by_type[p][index];
+        t.v[phase][piece][s] = (c == White ? 1 : -1) * by_type[type][index];
       }
+    }
   return t;
 }
 
@@ -108,16 +111,9 @@ bool is_endgame(const chess::Position& pos) {
 }
 
 int pst(const chess::Position& pos) {
+  const auto& tables = BySquare.v[is_endgame(pos) ? 1 : 0];
   int score = 0;
-  const int king = is_endgame(pos) ? 6 : chess::King;
-  for (Color c : {White, Black}) {
-    for (int t = chess::Pawn; t <= chess::Queen; ++t) {
-      const int* table = BySquare.v[c][t];
-      for_each_square(pos.pieces(c, chess::PieceType(t)), [&](Square s) { score += table[s]; });
-    }
-    const int* table = BySquare.v[c][king];
-    for_each_square(pos.pieces(c, chess::King), [&](Square s) { score += table[s]; });
-  }
+  for_each_square(pos.occupied(), [&](Square s) { score += tables[pos.piece_on(s)][s]; });
   return score;
 }
 

@@ -210,7 +210,7 @@ int Worker::quiesce(int alpha, int beta, int ply) {
   for (std::size_t i = 0; i < moves.size(); ++i) {
     if (ordering) pick(moves, scores, i);
     Move m = moves[i];
-    if (!in_check && config_.pruning && m.kind() != Move::Promotion && see(pos_, m) < 0) continue;
+    if (!in_check && config_.pruning && m.kind() != Move::Promotion && !see_non_negative(pos_, m)) continue;
     pos_.do_move(m);
     int score = -quiesce(-beta, -alpha, ply + 1);
     pos_.undo_move();

@@ -6,8 +6,23 @@ namespace knightly::search {
 
 using chess::Bitboard;
 
+namespace {
+
+constexpr int Value[6] = {100, 320, 330, 500, 900, 20000};
+
+}  // namespace
+
+bool see_non_negative(const chess::Position& pos, chess::Move m) {
+  if (m.kind() == chess::Move::Normal) {
+    const chess::Piece captured = pos.captured_piece(m);
+    if (captured != chess::NoPiece &&
+        Value[chess::type_of(captured)] >= Value[chess::type_of(pos.piece_on(m.from()))])
+      return true;
+  }
+  return see(pos, m) >= 0;
+}
+
 int see(const chess::Position& pos, chess::Move m) {
-  static constexpr int Value[6] = {100, 320, 330, 500, 900, 20000};
   if (m.kind() == chess::Move::Castling) return 0;
   const chess::Square from = m.from(), to = m.to();
   Bitboard occ = pos.occupied();

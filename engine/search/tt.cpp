@@ -1,16 +1,29 @@
 #include "engine/search/tt.h"
 
+#include <new>
+#include <type_traits>
+
 namespace knightly::search {
+
+// Zero bytes must read as empty entries for calloc to stand for Bucket{}.
+static_assert(std::is_trivially_copyable_v<TTEntry> && Bound::None == Bound{});
+
+void TranspositionTable::allocate(std::size_t count) {
+  buckets_.reset();
+  count_ = 0;
+  if (count == 0) return;
+  buckets_.reset(static_cast<Bucket*>(std::calloc(count, sizeof(Bucket))));
+  if (!buckets_) throw std::bad_alloc();
+  count_ = count;
+}
 
 void TranspositionTable::resize(int mb) {
   mb_ = mb < 0 ? 0 : mb;
-  std::size_t count = std::size_t(mb_) * 1024 * 1024 / sizeof(Bucket);
-  buckets_.assign(count, Bucket{});
-  buckets_.shrink_to_fit();
+  allocate(std::size_t(mb_) * 1024 * 1024 / sizeof(Bucket));
 }
 
 void TranspositionTable::clear() {
-  for (auto& b : buckets_) b = Bucket{};
+  allocate(count_);  // fresh zero pages rather than writing every entry
   generation_ = 0;
   game_ = 0;
 }

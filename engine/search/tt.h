@@ -4,7 +4,8 @@
 // bumps a game number, and entries stamped with an older game count as empty, so starting a
 // game is O(1) and searches behave exactly as on a cleared table.
 #include <cstdint>
-#include <vector>
+#include <cstdlib>
+#include <memory>
 
 #include "engine/chess/types.h"
 
@@ -28,7 +29,7 @@ class TranspositionTable {
   void resize(int mb);  // 0 = disabled
   void clear();     // wipes every entry (O(size))
   void new_game();  // O(1): every entry so far counts as empty from now on
-  bool enabled() const { return !buckets_.empty(); }
+  bool enabled() const { return count_ != 0; }
   void new_search() { ++generation_; }
   const TTEntry* probe(chess::Key key) const;
   void store(chess::Key key, int depth, int score, Bound bound, chess::Move move);
@@ -39,14 +40,19 @@ class TranspositionTable {
     TTEntry deep;
     TTEntry recent;
   };
-  Bucket& bucket(chess::Key key) {
-    return buckets_[std::size_t((unsigned __int128)key * buckets_.size() >> 64)];
-  }
+  Bucket& bucket(chess::Key key) { return buckets_[std::size_t((unsigned __int128)key * count_ >> 64)]; }
   const Bucket& bucket(chess::Key key) const {
-    return buckets_[std::size_t((unsigned __int128)key * buckets_.size() >> 64)];
+    return buckets_[std::size_t((unsigned __int128)key * count_ >> 64)];
   }
+  void allocate(std::size_t count);
   bool live(const TTEntry& e) const { return e.bound != Bound::None && e.game == game_; }
-  std::vector<Bucket> buckets_;
+  struct Free {
+    void operator()(Bucket* p) const { std::free(p); }
+  };
+  // calloc'd: all-zero bytes are empty buckets, and a large calloc gets fresh zero pages from
+  // the kernel, so a new table costs nothing until its entries are touched.
+  std::unique_ptr<Bucket[], Free> buckets_;
+  std::size_t count_ = 0;
   std::uint8_t generation_ = 0;
   std::uint8_t game_ = 0;
   int mb_ = 0;

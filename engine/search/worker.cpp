@@ -23,7 +23,7 @@ std::uint64_t resolve_seed(std::uint64_t seed) {
 
 }  // namespace
 
-Worker::Worker(SearchConfig config) : history_(2 * 64 * 64, 0) { set_config(std::move(config)); }
+Worker::Worker(SearchConfig config) { set_config(std::move(config)); }
 
 void Worker::set_config(SearchConfig config) {
   bool resize = !tt_.enabled() ? config.hash_mb > 0 : config.hash_mb != tt_.size_mb();

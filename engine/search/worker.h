@@ -107,7 +107,8 @@ class Worker {
   bool aborted_ = false;
 
   std::array<std::array<chess::Move, 2>, MaxPly + 1> killers_{};
-  std::vector<int> history_;  // [colour][from][to]
+  // [colour][from][to]; a fixed size, so aging it each move is a vectorised loop
+  std::array<int, 2 * 64 * 64> history_{};
   std::array<std::array<chess::Move, MaxPly + 1>, MaxPly + 1> pv_{};
   std::array<int, MaxPly + 1> pv_len_{};
   std::vector<MctsNode> tree_;

@@ -86,7 +86,9 @@ std::string to_pgn(const GameRecord& record, const PgnHeader& header) {
   for (const MoveRecord& m : record.moves) {
     auto move = chess::parse_uci(pos, m.uci);
     if (!move) break;
-    game.moves.push_back({*move, chess::to_san(pos, *move), move_comment(m)});
+    // The record's SAN was written from this same position when the move was played; it is
+    // recomputed only for records that lack it.
+    game.moves.push_back({*move, m.san.empty() ? chess::to_san(pos, *move) : m.san, move_comment(m)});
     pos.do_move(*move);
   }
   if (!record.reason.empty()) {

@@ -29,7 +29,8 @@ std::string move_comment(const MoveRecord& move);
 std::string format_duration(std::int64_t ms);
 
 // The whole game as PGN text (ends with a blank line). Moves are replayed from the start FEN;
-// a move that does not replay (a corrupt record) ends the movetext there.
+// a move that does not replay (a corrupt record) ends the movetext there. A move's SAN is the
+// record's own when it has one (the runner writes it as the move is played), else computed.
 std::string to_pgn(const GameRecord& record, const PgnHeader& header);
 
 }  // namespace knightly::runner
