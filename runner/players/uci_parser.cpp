@@ -60,6 +60,8 @@ std::expected<T, std::string> number(Tokens& t, std::string_view key) {
 
 // The keywords that end a move list (pv, refutation, currline).
 bool is_info_keyword(std::string_view tok) {
+  // Fast exit for moves ("e2e4", "0000"): no keyword has a digit, and pv tokens are the bulk.
+  if (tok.size() < 2 || (tok[1] >= '0' && tok[1] <= '9')) return false;
   static constexpr std::string_view keywords[] = {
       "depth",    "seldepth",       "time",     "nodes",      "pv",         "multipv", "score",
       "currmove", "currmovenumber", "hashfull", "nps",        "tbhits",     "sbhits",  "cpuload",
@@ -324,10 +326,21 @@ bool option_name_equal(std::string_view a, std::string_view b) {
 
 bool info_has_score(std::string_view line) {
   if (line.size() < 5 || line.compare(0, 5, "info ") != 0) return false;
-  std::size_t score = line.find(" score ");
-  if (score == std::string_view::npos) return false;
-  std::size_t str = line.find(" string ");
-  return str == std::string_view::npos || score < str;
+  // One pass over the 's's (this runs on every info line): whichever of " score " and
+  // " string " comes first decides.
+  const char* data = line.data();
+  std::size_t i = 5;
+  while (i < line.size()) {
+    const void* p = std::memchr(data + i, 's', line.size() - i);
+    if (!p) return false;
+    std::size_t k = static_cast<std::size_t>(static_cast<const char*>(p) - data);
+    if (data[k - 1] == ' ') {
+      if (line.compare(k, 6, "score ") == 0) return true;
+      if (line.compare(k, 7, "string ") == 0) return false;
+    }
+    i = k + 1;
+  }
+  return false;
 }
 
 }  // namespace knightly::runner::uci

@@ -219,6 +219,27 @@ TEST_CASE("info_has_score picks lines whose score is not inside a string", "[uci
   CHECK_FALSE(info_has_score("info depth 3 nodes 5"));
   CHECK_FALSE(info_has_score("info string the score is 5"));
   CHECK_FALSE(info_has_score("bestmove score"));
+  // The first of " score " and " string " decides; "score" must be a whole token.
+  CHECK(info_has_score("info score cp 1"));
+  CHECK(info_has_score("info nps 5 seldepth 2 score mate 3 string done"));
+  CHECK_FALSE(info_has_score("info depth 1 string x score cp 1"));
+  CHECK_FALSE(info_has_score("info depth 1 scores cp 1"));
+  CHECK_FALSE(info_has_score("info depth 1 score"));
+  CHECK_FALSE(info_has_score("info depth 1 xscore cp 1"));
+  CHECK(info_has_score("info strings score cp 1 string"));  // neither is " string "
+  CHECK(info_has_score("info strings x score cp 1"));
+}
+
+TEST_CASE("pv moves that look like keywords end the move list only when they are keywords",
+          "[uci_parser]") {
+  auto r = parse_info("info depth 2 pv e2e4 0000 a7a8q e1g1 nodes 7 pv");
+  REQUIRE(r);
+  CHECK(r->report.nodes == 7);
+  CHECK(r->report.pv.empty());  // the second, empty pv replaces the first
+  r = parse_info("info depth 2 pv e2e4 a7a8q e1g1 score cp 3");
+  REQUIRE(r);
+  CHECK(r->report.pv == std::vector<std::string>{"e2e4", "a7a8q", "e1g1"});
+  CHECK(r->report.score_cp == 3);
 }
 
 // Every `option`, `id` and `info` example line of the UCI spec parses.
