@@ -84,6 +84,22 @@ int Evaluator::evaluate_white(const chess::Position& pos) const {
   return score;
 }
 
+int Evaluator::evaluate_white(const chess::Position& pos, const PieceSums& sums) const {
+  int score = 0;
+  for (const auto& [term, weight] : terms_) {
+    int v = 0;
+    switch (term) {
+      case Term::Material: v = sums.material; break;
+      case Term::Pst: v = sums.pst + pst_kings(pos); break;
+      case Term::Tension: v = tension(pos); break;
+      case Term::Mobility: v = mobility(pos); break;
+      case Term::Random: score += random_score(pos.key(), seed_, weight); continue;
+    }
+    score += weight == 100 ? v : v * weight / 100;
+  }
+  return score;
+}
+
 int Evaluator::evaluate(const chess::Position& pos) const {
   int s = evaluate_white(pos);
   return pos.side_to_move() == chess::White ? s : -s;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/chess/position.h"
+#include "engine/eval/terms.h"
 
 namespace knightly::eval {
 
@@ -38,6 +39,9 @@ class Evaluator {
 
   int evaluate(const chess::Position& pos) const;        // side to move's point of view
   int evaluate_white(const chess::Position& pos) const;  // White's point of view
+  // The same, given pos's piece_sums() (kept up to date move by move by the search): the
+  // material and pst terms then cost a few reads instead of a pass over the board.
+  int evaluate_white(const chess::Position& pos, const PieceSums& sums) const;
   const std::vector<WeightedTerm>& terms() const { return terms_; }
   std::string spec() const;  // canonical text, parse(spec()) gives the same evaluator
 

@@ -117,6 +117,53 @@ int pst(const chess::Position& pos) {
   return score;
 }
 
+PieceSums piece_sums(const chess::Position& pos) {
+  PieceSums s;
+  s.material = material(pos);
+  const auto& tables = BySquare.v[0];  // phase only changes the kings' table
+  for_each_square(pos.occupied() & ~pos.pieces(chess::King),
+                  [&](Square sq) { s.pst += tables[pos.piece_on(sq)][sq]; });
+  return s;
+}
+
+PieceSums piece_sums_after(const chess::Position& pos, PieceSums s, chess::Move m) {
+  const auto& tables = BySquare.v[0];
+  const Square from = m.from(), to = m.to();
+  const chess::Piece pc = pos.piece_on(from);
+  const Color us = chess::color_of(pc);
+  if (m.kind() == chess::Move::Castling) {
+    // Encoded king-from -> king-destination; the rook as Position::do_move moves it.
+    const Square rfrom = to > from ? Square(from + 3) : Square(from - 4);
+    const Square rto = to > from ? Square(from + 1) : Square(from - 1);
+    const chess::Piece rook = chess::make_piece(us, chess::Rook);
+    s.pst += tables[rook][rto] - tables[rook][rfrom];
+    return s;
+  }
+  const Square capsq = m.kind() == chess::Move::EnPassant ? Square(us == White ? to - 8 : to + 8) : to;
+  const chess::Piece cap = pos.piece_on(capsq);
+  if (cap != chess::NoPiece) {
+    const int v = PieceValue[chess::type_of(cap)];
+    s.material -= chess::color_of(cap) == White ? v : -v;
+    s.pst -= tables[cap][capsq];
+  }
+  if (chess::type_of(pc) == chess::King) return s;
+  s.pst += tables[pc][to] - tables[pc][from];
+  if (m.kind() == chess::Move::Promotion) {
+    const chess::Piece promo = chess::make_piece(us, m.promotion());
+    s.pst += tables[promo][to] - tables[pc][to];
+    const int v = PieceValue[m.promotion()] - PieceValue[chess::Pawn];
+    s.material += us == White ? v : -v;
+  }
+  return s;
+}
+
+int pst_kings(const chess::Position& pos) {
+  const auto& tables = BySquare.v[is_endgame(pos) ? 1 : 0];
+  int score = 0;
+  for_each_square(pos.pieces(chess::King), [&](Square s) { score += tables[pos.piece_on(s)][s]; });
+  return score;
+}
+
 namespace {
 
 // Calls f(attack set) for every piece of colour c except pawns (counted as a set).

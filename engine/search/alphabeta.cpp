@@ -115,9 +115,9 @@ int Worker::alphabeta(int depth, int alpha, int beta, int ply, bool null_ok) {
     // pawn endings).
     if (null_ok && depth >= 3 && static_eval >= beta && has_non_pawn_material(pos_, pos_.side_to_move())) {
       int r = depth >= 7 ? 3 : 2;
-      pos_.do_null_move();
+      make_null();
       int s = -alphabeta(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-      pos_.undo_null_move();
+      unmake_null();
       if (aborted_) return 0;
       if (s >= beta) return is_mate_score(s) ? beta : s;
     }
@@ -137,7 +137,7 @@ int Worker::alphabeta(int depth, int alpha, int beta, int ply, bool null_ok) {
     if (ordering) pick(moves, scores, i);
     Move m = moves[i];
     const bool quiet = !pos_.is_capture(m) && m.kind() != Move::Promotion;
-    pos_.do_move(m);
+    make(m);
     int score;
     if (i == 0 || !sel) {
       score = -alphabeta(depth - 1, -beta, -alpha, ply + 1, true);
@@ -152,7 +152,7 @@ int Worker::alphabeta(int depth, int alpha, int beta, int ply, bool null_ok) {
       if (!aborted_ && r > 0 && score > alpha) score = -alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, true);
       if (!aborted_ && score > alpha && score < beta) score = -alphabeta(depth - 1, -beta, -alpha, ply + 1, true);
     }
-    pos_.undo_move();
+    unmake();
     if (aborted_) return 0;
     if (score > best) {
       best = score;
@@ -168,6 +168,7 @@ int Worker::alphabeta(int depth, int alpha, int beta, int ply, bool null_ok) {
             }
             int& h = history_[(pos_.side_to_move() * 64 + m.from()) * 64 + m.to()];
             h += depth * depth;
+            history_zero_ = false;
             if (h > (1 << 24))
               for (int& x : history_) x /= 2;
           }
@@ -211,9 +212,9 @@ int Worker::quiesce(int alpha, int beta, int ply) {
     if (ordering) pick(moves, scores, i);
     Move m = moves[i];
     if (!in_check && config_.pruning && m.kind() != Move::Promotion && !see_non_negative(pos_, m)) continue;
-    pos_.do_move(m);
+    make(m);
     int score = -quiesce(-beta, -alpha, ply + 1);
-    pos_.undo_move();
+    unmake();
     if (aborted_) return 0;
     if (score > best) {
       best = score;

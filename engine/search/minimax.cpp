@@ -17,9 +17,9 @@ int Worker::minimax_max(int depth, int ply) {
   if (config_.shuffle) shuffle(moves);
   int best = -Infinity;
   for (chess::Move m : moves) {
-    pos_.do_move(m);
+    make(m);
     int v = minimax_min(depth - 1, ply + 1);
-    pos_.undo_move();
+    unmake();
     if (aborted_) return 0;
     if (v > best) {
       best = v;
@@ -41,9 +41,9 @@ int Worker::minimax_min(int depth, int ply) {
   if (config_.shuffle) shuffle(moves);
   int best = Infinity;
   for (chess::Move m : moves) {
-    pos_.do_move(m);
+    make(m);
     int v = minimax_max(depth - 1, ply + 1);
-    pos_.undo_move();
+    unmake();
     if (aborted_) return 0;
     if (v < best) {
       best = v;
@@ -65,9 +65,9 @@ int Worker::negamax(int depth, int ply) {
   if (config_.shuffle) shuffle(moves);
   int best = -Infinity;
   for (chess::Move m : moves) {
-    pos_.do_move(m);
+    make(m);
     int v = -negamax(depth - 1, ply + 1);
-    pos_.undo_move();
+    unmake();
     if (aborted_) return 0;
     if (v > best) {
       best = v;

@@ -60,7 +60,8 @@ void Worker::set_book(Book book, std::string path) {
 
 void Worker::new_game() {
   tt_.new_game();  // O(1); the old entries become invisible, as after a clear
-  std::fill(history_.begin(), history_.end(), 0);
+  if (!history_zero_) history_.fill(0);
+  history_zero_ = true;
   for (auto& k : killers_) k = {};
   seed_ = resolve_seed(config_.seed);
   rng_.seed(seed_);
@@ -72,8 +73,13 @@ void Worker::reset_counters() {
   seldepth_ = 0;
   aborted_ = false;
   for (auto& k : killers_) k = {};
-  // History carries over between moves of a game, scaled down so it stays recent.
-  for (int& h : history_) h /= 8;
+  // History carries over between moves of a game, scaled down so it stays recent. Shallow
+  // searches (depth 1 goes straight to quiescence) never fill it: then nothing to scale.
+  if (!history_zero_) {
+    int any = 0;
+    for (int& h : history_) any |= (h /= 8);
+    history_zero_ = any == 0;
+  }
 }
 
 std::int64_t Worker::elapsed_ms() const {
@@ -90,8 +96,56 @@ bool Worker::should_abort() {
   return false;
 }
 
+void Worker::reset_tracking() {
+  tracked_top_ = 0;
+  untracked_ = 0;
+  tracked_[0] = {pos_.key(), eval::piece_sums(pos_)};
+}
+
+void Worker::make(Move m) {
+  if (untracked_ == 0 && tracked_top_ + 1 < int(tracked_.size()) &&
+      tracked_[tracked_top_].key == pos_.key()) {
+    eval::PieceSums sums = eval::piece_sums_after(pos_, tracked_[tracked_top_].sums, m);
+    pos_.do_move(m);
+    tracked_[++tracked_top_] = {pos_.key(), sums};
+  } else {
+    pos_.do_move(m);
+    ++untracked_;
+  }
+}
+
+void Worker::unmake() {
+  pos_.undo_move();
+  if (untracked_ > 0)
+    --untracked_;
+  else
+    --tracked_top_;
+}
+
+void Worker::make_null() {
+  if (untracked_ == 0 && tracked_top_ + 1 < int(tracked_.size()) &&
+      tracked_[tracked_top_].key == pos_.key()) {
+    eval::PieceSums sums = tracked_[tracked_top_].sums;
+    pos_.do_null_move();
+    tracked_[++tracked_top_] = {pos_.key(), sums};
+  } else {
+    pos_.do_null_move();
+    ++untracked_;
+  }
+}
+
+void Worker::unmake_null() {
+  pos_.undo_null_move();
+  if (untracked_ > 0)
+    --untracked_;
+  else
+    --tracked_top_;
+}
+
 int Worker::evaluate_white() {
-  int s = evaluator_.evaluate_white(pos_);
+  int s = untracked_ == 0 && tracked_[tracked_top_].key == pos_.key()
+              ? evaluator_.evaluate_white(pos_, tracked_[tracked_top_].sums)
+              : evaluator_.evaluate_white(pos_);
   if (config_.eval_noise > 0) s += eval::random_score(pos_.key(), seed_ ^ NoiseSalt, config_.eval_noise);
   return std::clamp(s, -MateBound + 1, MateBound - 1);
 }
@@ -144,6 +198,7 @@ SearchResult Worker::go(const chess::Position& pos, const Limits& limits, const 
   stop_ = &stop;
   budget_ = plan_time(limits, pos.side_to_move());
   reset_counters();
+  reset_tracking();
   tt_.new_search();
 
   SearchResult r;
@@ -193,7 +248,7 @@ SearchResult Worker::go_greedy() {
   ++nodes_;
   std::vector<RootMove> root;
   for (Move m : moves) {
-    pos_.do_move(m);
+    make(m);
     ++nodes_;
     int s;
     if (pos_.legal_moves().empty())
@@ -202,7 +257,7 @@ SearchResult Worker::go_greedy() {
       s = 0;
     else
       s = -evaluate();
-    pos_.undo_move();
+    unmake();
     root.push_back({m, s, true, {m}});
   }
   SearchResult r;
@@ -321,7 +376,7 @@ int Worker::search_root(int depth, std::vector<RootMove>& root, int alpha, int b
     RootMove& rm = root[i];
     int score = 0;
     int a = alpha;
-    pos_.do_move(rm.move);
+    make(rm.move);
     switch (config_.algorithm) {
       case Algorithm::Minimax: {
         int w = pos_.side_to_move() == chess::White ? minimax_max(depth - 1, 1) : minimax_min(depth - 1, 1);
@@ -341,7 +396,7 @@ int Worker::search_root(int depth, std::vector<RootMove>& root, int alpha, int b
         break;
       }
     }
-    pos_.undo_move();
+    unmake();
     if (aborted_) break;
     ++done;
     rm.score = score;

@@ -74,6 +74,15 @@ class Worker {
   void order_moves(chess::MoveList& moves, int* scores, chess::Move tt_move, int ply, bool captures_only);
   void update_pv(int ply, chess::Move m);
 
+  // Moves on pos_ that keep the evaluation's piece sums up to date (a stack beside Position's
+  // own). A position reached any other way (MCTS plays on pos_ directly) is seen by its key
+  // not matching the top and is evaluated from scratch: the scores are the same either way.
+  void make(chess::Move m);
+  void unmake();
+  void make_null();
+  void unmake_null();
+  void reset_tracking();
+
   // MCTS
   struct MctsNode {
     chess::Move move;
@@ -109,9 +118,18 @@ class Worker {
   std::array<std::array<chess::Move, 2>, MaxPly + 1> killers_{};
   // [colour][from][to]; a fixed size, so aging it each move is a vectorised loop
   std::array<int, 2 * 64 * 64> history_{};
+  bool history_zero_ = true;  // every entry is 0: aging and clearing have nothing to do
   std::array<std::array<chess::Move, MaxPly + 1>, MaxPly + 1> pv_{};
   std::array<int, MaxPly + 1> pv_len_{};
   std::vector<MctsNode> tree_;
+
+  struct Tracked {
+    chess::Key key = 0;
+    eval::PieceSums sums;
+  };
+  std::array<Tracked, MaxPly + 2> tracked_{};
+  int tracked_top_ = 0;
+  int untracked_ = 0;  // moves made on top of the stack without sums (stack full or out of step)
 };
 
 }  // namespace knightly::search
