@@ -118,7 +118,7 @@ TEST_CASE("without -recover a crashed engine ends the match, keeping the finishe
   CHECK(db.count("SELECT count(*) FROM games WHERE termination = 'disconnect'") == 1);
 }
 
-TEST_CASE("an engine that cannot be restarted loses its games; the match completes",
+TEST_CASE("an engine that cannot be restarted loses its games - the match completes",
           "[cli][faults]") {
   TempDir dir;
   auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + mock_engine_binary(),

@@ -134,6 +134,37 @@ TEST_CASE("first Ctrl-C finishes the running games and keeps them", "[cli][inter
   CHECK(db.value("PRAGMA integrity_check") == "ok");
 }
 
+TEST_CASE("second Ctrl-C aborts at once - the run resumes to exactly the schedule",
+          "[cli][interrupt]") {
+  TempDir dir;
+  // Slow UCI games (1 s + 0.1 s per side): a first Ctrl-C alone would take seconds to finish.
+  std::vector<std::string> cmd = {
+      knightly_binary(), "play", "-engine", "cmd=" + engine_binary(), "name=a", "-engine",
+      "cmd=" + engine_binary(), "name=b", "-each", "tc=1+0.1", "-games", "4", "-concurrency",
+      "2", "-maxmoves", "30", "-db", dir.file("twice.db")};
+  pid_t pid = spawn_background(cmd, "", true);
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  ::kill(-pid, SIGINT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto t0 = std::chrono::steady_clock::now();
+  ::kill(-pid, SIGINT);
+  int code = wait_child(pid);
+  auto waited = std::chrono::steady_clock::now() - t0;
+  CHECK(code == 130);
+  CHECK(waited < std::chrono::seconds(3));
+  {
+    SqliteProbe db(dir.file("twice.db"));
+    CHECK(db.value("PRAGMA integrity_check") == "ok");
+    CHECK(db.count("SELECT count(*) FROM games") < 4);
+  }
+  auto r = run_process(cmd, 300);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  SqliteProbe db(dir.file("twice.db"));
+  CHECK(db.count("SELECT count(*) FROM games") == 4);
+  CHECK(db.count("SELECT count(DISTINCT schedule_index) FROM games") == 4);
+}
+
 TEST_CASE("Ctrl-C from a terminal reaches the runner, not the engines", "[cli][interrupt]") {
   // A terminal signals the whole foreground process group; engine processes live in their
   // own groups, so the running games end normally instead of as disconnects.
@@ -152,7 +183,7 @@ TEST_CASE("Ctrl-C from a terminal reaches the runner, not the engines", "[cli][i
   CHECK(db.count("SELECT count(*) FROM games WHERE termination IN ('disconnect', 'stall')") == 0);
 }
 
-TEST_CASE("a changed config is refused with what differs; --restart keeps the old one",
+TEST_CASE("a changed config is refused with what differs - --restart keeps the old one",
           "[cli][resume]") {
   TempDir dir;
   write_file(dir.file("t.toml"), small_config(1, "changed"));

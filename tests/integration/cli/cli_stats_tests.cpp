@@ -77,7 +77,7 @@ TEST_CASE("sprt gate: a clearly stronger engine accepts H1 (exit 0), reversed H0
   CHECK(h0.out.find("H0 was accepted") != std::string::npos);
 }
 
-TEST_CASE("sprt gate: max games reached undecided exits 3; bad arguments exit 2", "[cli][sprt]") {
+TEST_CASE("sprt gate: max games reached undecided exits 3 - bad arguments exit 2", "[cli][sprt]") {
   TempDir dir;
   auto r = run_process({knightly_binary(), "sprt", "--new", weak, "--base",
                         "builtin=rnd2 option.Search=random", "--depth", "1", "--max-games", "4",
@@ -162,7 +162,7 @@ TEST_CASE("query filters are bound parameters: injection text matches nothing", 
   CHECK(!std::filesystem::exists(db + ".missing"));
 }
 
-TEST_CASE("import of Knightly's own PGN reproduces standings and ratings; re-import is a no-op",
+TEST_CASE("import of Knightly's own PGN reproduces standings and ratings - re-import is a no-op",
           "[cli][import]") {
   const std::string& db = query_db();
   TempDir dir;

@@ -122,7 +122,7 @@ TEST_CASE("an engine's own words win over -each") {
   CHECK(c->engines[1].options == std::vector<std::pair<std::string, std::string>>{{"Hash", "8"}});
 }
 
-TEST_CASE("st and tc words become time controls; names default to the file name") {
+TEST_CASE("st and tc words become time controls - names default to the file name") {
   auto c = parse_play_flags(
       split("-engine cmd=/opt/e/engine-x st=0.1 -engine cmd=/opt/e/engine-y tc=inf"));
   REQUIRE(c.has_value());

@@ -248,7 +248,7 @@ TEST_CASE("bad input is an error value", "[stats][ratings]") {
   CHECK(r.error().find("anchor") != std::string::npos);
 }
 
-TEST_CASE("same seed, same error bars; another seed, other error bars", "[stats][ratings]") {
+TEST_CASE("same seed, same error bars - another seed, other error bars", "[stats][ratings]") {
   const auto pairs = simulate({0, 50, 100, 150}, 100, 0.3, 8);
   RatingOptions o;
   o.simulations = 100;

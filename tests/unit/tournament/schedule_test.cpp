@@ -113,7 +113,7 @@ TEST_CASE("without repeat every game has its own opening") {
   CHECK(books.size() == 4u);
 }
 
-TEST_CASE("the same config and seed give the same schedule; another seed other openings") {
+TEST_CASE("the same config and seed give the same schedule - another seed other openings") {
   const Config c = make_config(4, "rounds = 2\ngames = 2", "order = \"random\"");
   Schedule a(c, 12345, 150000);
   Schedule b(c, 12345, 150000);
