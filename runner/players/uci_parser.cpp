@@ -2,12 +2,14 @@
 
 #include <charconv>
 #include <cstring>
+#include <type_traits>
 
 namespace knightly::runner::uci {
 namespace {
 
 bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+  // One comparison for the usual printable character (this runs on every byte of every line).
+  return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\t' || c == '\r' || c == '\n');
 }
 
 std::string_view trim(std::string_view s) {
@@ -21,11 +23,15 @@ class Tokens {
  public:
   explicit Tokens(std::string_view s) : s_(s) {}
   std::string_view next() {
-    while (pos_ < s_.size() && is_space(s_[pos_])) ++pos_;
-    std::size_t begin = pos_;
-    while (pos_ < s_.size() && !is_space(s_[pos_])) ++pos_;
+    // Local pointers: the loops stay in registers (this runs on every byte of every line).
+    const char* p = s_.data() + pos_;
+    const char* end = s_.data() + s_.size();
+    while (p < end && is_space(*p)) ++p;
+    const char* begin = p;
+    while (p < end && !is_space(*p)) ++p;
+    pos_ = static_cast<std::size_t>(p - s_.data());
     ++count_;
-    return s_.substr(begin, pos_ - begin);
+    return std::string_view(begin, static_cast<std::size_t>(p - begin));
   }
   std::string_view peek() const {
     Tokens copy = *this;
@@ -51,6 +57,21 @@ std::expected<T, std::string> number(Tokens& t, std::string_view key) {
   std::string_view tok = t.next();
   T value{};
   if (tok.empty()) return std::unexpected(std::string(key) + " needs a value" + where(t));
+  // Fast path for plain digits that cannot overflow (every number of a normal info line);
+  // anything else goes through from_chars, which also words the errors.
+  if (tok.size() <= 9) {
+    T v = 0;
+    std::size_t i = 0;
+    bool negative = std::is_signed_v<T> && tok[0] == '-';
+    if (negative) i = 1;
+    bool digits = i < tok.size();
+    for (; i < tok.size() && digits; ++i) {
+      unsigned d = static_cast<unsigned char>(tok[i]) - unsigned('0');
+      digits = d <= 9;
+      v = static_cast<T>(v * 10 + static_cast<T>(d));
+    }
+    if (digits) return negative ? static_cast<T>(-v) : v;
+  }
   auto [end, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), value);
   if (ec != std::errc() || end != tok.data() + tok.size())
     return std::unexpected(std::string(key) + " needs a number, got '" + std::string(tok) + "'" +

@@ -117,9 +117,16 @@ void append_position_and_go(const GoCommand& cmd, std::string& out) {
   }
   if (!cmd.moves.empty()) {
     out += " moves";
+    // One resize and plain copies: the move list grows with the game and is sent every ply.
+    std::size_t size = out.size();
+    for (const std::string& m : cmd.moves) size += 1 + m.size();
+    std::size_t at = out.size();
+    out.resize(size);
+    char* dst = out.data();
     for (const std::string& m : cmd.moves) {
-      out += ' ';
-      out += m;
+      dst[at++] = ' ';
+      std::memcpy(dst + at, m.data(), m.size());
+      at += m.size();
     }
   }
   out += "\ngo";

@@ -270,3 +270,33 @@ TEST_CASE("the spec's example lines parse", "[uci_parser]") {
   CHECK(options >= 5);
   CHECK(infos >= 3);
 }
+
+TEST_CASE("info numbers: signs, sizes and malformed values", "[uci_parser]") {
+  auto r = parse_info("info depth 7 score cp -123456789 nodes 123456789012345 time 999999999");
+  REQUIRE(r);
+  CHECK(r->report.depth == 7);
+  CHECK(r->report.score_cp == -123456789);
+  CHECK(r->report.nodes == 123456789012345ull);
+  CHECK(r->report.time_ms == 999999999);
+  r = parse_info("info score mate -0");
+  REQUIRE(r);
+  CHECK(r->report.mate == 0);
+  // Errors name the key and the token.
+  auto bad = parse_info("info depth 12a");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().find("depth needs a number, got '12a'") != std::string::npos);
+  bad = parse_info("info score cp -");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().find("got '-'") != std::string::npos);
+  bad = parse_info("info nodes -5");  // unsigned
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().find("nodes needs a number") != std::string::npos);
+  bad = parse_info("info depth 99999999999");  // does not fit an int
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().find("depth needs a number") != std::string::npos);
+  bad = parse_info("info depth +3");
+  CHECK_FALSE(bad);
+  bad = parse_info("info depth");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().find("depth needs a value") != std::string::npos);
+}
