@@ -81,7 +81,7 @@ class Search {
 
   const SearchConfig& config() const;
   void set_config(SearchConfig config);  // resizes tables as needed
-  void new_game();                       // clears tables, history, killers (ucinewgame)
+  void new_game();                       // forgets tables (O(1)), history, killers (ucinewgame)
                                          // and reseeds the generator, as set_config does
 
   // Opening book state after set_config: "" when OwnBook is off or the book loaded, else the
