@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/chess/bitboard.h"
+
 namespace knightly::search {
 
 using chess::Bitboard;
@@ -40,12 +42,23 @@ int see(const chess::Position& pos, chess::Move m) {
   if (m.kind() == chess::Move::EnPassant)
     occ ^= Bitboard(1) << (stm == chess::White ? to - 8 : to + 8);
   Bitboard from_set = Bitboard(1) << from;
+  // Position::attackers_to(to, occ) taken apart: pawns, knights and kings attack `to` whatever
+  // stands between, so they are found once; sliders are looked up again after each capture,
+  // which brings in the x-rays behind the piece that left.
+  const Bitboard steppers = (chess::pawn_attacks(chess::White, to) & pos.pieces(chess::Black, chess::Pawn)) |
+                            (chess::pawn_attacks(chess::Black, to) & pos.pieces(chess::White, chess::Pawn)) |
+                            (chess::knight_attacks(to) & pos.pieces(chess::Knight)) |
+                            (chess::king_attacks(to) & pos.pieces(chess::King));
+  const Bitboard diagonal = pos.pieces(chess::Bishop) | pos.pieces(chess::Queen);
+  const Bitboard straight = pos.pieces(chess::Rook) | pos.pieces(chess::Queen);
   do {
     ++d;
     gain[d] = Value[attacker] - gain[d - 1];  // if the piece now on `to` is taken
     occ ^= from_set;
     stm = ~stm;
-    Bitboard att = pos.attackers_to(to, occ) & occ & pos.pieces(stm);
+    Bitboard att = (steppers | (chess::rook_attacks(to, occ) & straight) |
+                    (chess::bishop_attacks(to, occ) & diagonal)) &
+                   occ & pos.pieces(stm);
     from_set = 0;
     for (int t = chess::Pawn; t <= chess::King; ++t) {
       Bitboard b = att & pos.pieces(stm, chess::PieceType(t));

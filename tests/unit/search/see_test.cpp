@@ -1,9 +1,15 @@
 // Static exchange evaluation on hand-worked exchanges.
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "engine/chess/notation.h"
 #include "engine/search/see.h"
 #include "search_test_util.h"
+#include "tests/test_data.h"
 
 using namespace knightly;
 
@@ -31,4 +37,85 @@ TEST_CASE("SEE scores exchanges with the least valuable attacker first") {
   CHECK(see_of("3rk3/8/8/3p4/8/8/3R4/3QK3 w - - 0 1", "d2d5") == 100);
   // A quiet move to an attacked square loses the piece.
   CHECK(see_of("4k3/8/2p5/8/8/8/8/3QK3 w - - 0 1", "d1d5") == -900);
+}
+
+namespace {
+
+// The textbook swap algorithm with Position::attackers_to recomputed at every step: the
+// reference that see() (which finds the non-sliding attackers once) must match exactly.
+int reference_see(const chess::Position& pos, chess::Move m) {
+  static constexpr int Value[6] = {100, 320, 330, 500, 900, 20000};
+  if (m.kind() == chess::Move::Castling) return 0;
+  const chess::Square from = m.from(), to = m.to();
+  chess::Bitboard occ = pos.occupied();
+  chess::Color stm = chess::color_of(pos.piece_on(from));
+  chess::PieceType attacker = chess::type_of(pos.piece_on(from));
+  const chess::Piece captured = pos.captured_piece(m);
+  int gain[40];
+  int d = 0;
+  gain[0] = captured == chess::NoPiece ? 0 : Value[chess::type_of(captured)];
+  if (m.kind() == chess::Move::Promotion) {
+    gain[0] += Value[m.promotion()] - Value[chess::Pawn];
+    attacker = m.promotion();
+  }
+  if (m.kind() == chess::Move::EnPassant)
+    occ ^= chess::Bitboard(1) << (stm == chess::White ? to - 8 : to + 8);
+  chess::Bitboard from_set = chess::Bitboard(1) << from;
+  do {
+    ++d;
+    gain[d] = Value[attacker] - gain[d - 1];
+    occ ^= from_set;
+    stm = ~stm;
+    chess::Bitboard att = pos.attackers_to(to, occ) & occ & pos.pieces(stm);
+    from_set = 0;
+    for (int t = chess::Pawn; t <= chess::King; ++t) {
+      chess::Bitboard b = att & pos.pieces(stm, chess::PieceType(t));
+      if (b) {
+        from_set = b & (~b + 1);
+        attacker = chess::PieceType(t);
+        break;
+      }
+    }
+  } while (from_set && d < 38);
+  while (--d) gain[d - 1] = -std::max(-gain[d - 1], gain[d]);
+  return gain[0];
+}
+
+}  // namespace
+
+TEST_CASE("SEE matches the reference swap algorithm on every move of perft.epd and wac.epd") {
+  long moves = 0, negative = 0, shortcut = 0;
+  for (const char* file : {"perft.epd", "wac.epd"}) {
+    std::ifstream in(test::data_path(file));
+    REQUIRE(in);
+    for (std::string line; std::getline(in, line);) {
+      if (line.empty() || line[0] == '#') continue;
+      // EPD: four FEN fields, then operations; perft.epd lines are full FENs before ';'.
+      std::istringstream fields(line.substr(0, line.find(';')));
+      std::string board, side, castling, ep;
+      fields >> board >> side >> castling >> ep;
+      auto pos = chess::Position::from_fen(board + " " + side + " " + castling + " " + ep + " 0 1");
+      if (!pos) continue;
+      // The position itself and every position one move later.
+      std::vector<chess::Position> all{*pos};
+      for (chess::Move m : pos->legal_moves()) {
+        chess::Position next = *pos;
+        next.do_move(m);
+        all.push_back(next);
+      }
+      for (const chess::Position& p : all)
+        for (chess::Move m : p.legal_moves()) {
+          const int expected = reference_see(p, m);
+          REQUIRE(search::see(p, m) == expected);
+          const bool fast = search::see_non_negative(p, m);
+          REQUIRE(fast == (expected >= 0));
+          ++moves;
+          negative += expected < 0;
+          shortcut += p.captured_piece(m) != chess::NoPiece && fast;
+        }
+    }
+  }
+  CHECK(moves > 100000);
+  CHECK(negative > 1000);
+  CHECK(shortcut > 1000);
 }
