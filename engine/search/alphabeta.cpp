@@ -52,7 +52,7 @@ void Worker::order_moves(MoveList& moves, int* scores, Move tt_move, int ply, bo
   for (std::size_t i = 0; i < moves.size(); ++i) {
     Move m = moves[i];
     int s;
-    chess::Piece victim = pos_.captured_piece(m);
+    chess::Piece victim = victim_of(pos_, m);
     bool promo = m.kind() == Move::Promotion;
     if (m == tt_move) {
       s = 1 << 30;

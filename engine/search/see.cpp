@@ -16,7 +16,7 @@ constexpr int Value[6] = {100, 320, 330, 500, 900, 20000};
 
 bool see_non_negative(const chess::Position& pos, chess::Move m) {
   if (m.kind() == chess::Move::Normal) {
-    const chess::Piece captured = pos.captured_piece(m);
+    const chess::Piece captured = victim_of(pos, m);
     if (captured != chess::NoPiece &&
         Value[chess::type_of(captured)] >= Value[chess::type_of(pos.piece_on(m.from()))])
       return true;
@@ -31,7 +31,7 @@ int see(const chess::Position& pos, chess::Move m) {
   const chess::Piece moving = pos.piece_on(from);
   chess::Color stm = chess::color_of(moving);
   chess::PieceType attacker = chess::type_of(moving);
-  const chess::Piece captured = pos.captured_piece(m);
+  const chess::Piece captured = victim_of(pos, m);
   int gain[40];
   int d = 0;
   gain[0] = captured == chess::NoPiece ? 0 : Value[chess::type_of(captured)];
