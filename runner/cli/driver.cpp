@@ -4,10 +4,10 @@
 
 namespace knightly::runner {
 
-GoCommand to_go_command(const MoveRequest& r) {
+GoCommand to_go_command(MoveRequest r) {
   GoCommand c;
-  c.start_fen = r.start_fen;
-  c.moves = r.moves;
+  c.start_fen = std::move(r.start_fen);
+  c.moves = std::move(r.moves);
   c.wtime_ms = r.wtime_ms;
   c.btime_ms = r.btime_ms;
   c.winc_ms = r.winc_ms;
@@ -65,7 +65,7 @@ void play_game(Game& game, Player& white, Player& black, const DriverOptions& op
     std::chrono::milliseconds deadline =
         request.budget_ms ? std::chrono::milliseconds(*request.budget_ms) + options.stall_grace
                           : options.untimed_deadline;
-    GoCommand command = to_go_command(request);
+    GoCommand command = to_go_command(std::move(request));
     if (stats && last_reply)
       stats->latency_ns.push_back(
           std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - *last_reply)

@@ -32,6 +32,6 @@ void play_game(Game& game, Player& white, Player& black, const DriverOptions& op
                bool (*interrupted)(), DriverStats* stats = nullptr);
 
 // The players' command for a match request.
-GoCommand to_go_command(const MoveRequest& request);
+GoCommand to_go_command(MoveRequest request);
 
 }  // namespace knightly::runner

@@ -5,7 +5,6 @@
 #include "runner/players/uci_player.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -156,24 +155,24 @@ struct UciPlayer::Impl {
 
   EngineConfig config;
   PlayerOptions options;
-  // Owns the pipes' descriptors. Waiting is not done by its reactor but by ppoll() below:
-  // a wake-up per engine line is the runner's hottest path, and level-triggered ppoll + read
-  // is two system calls per line where Asio's edge-triggered epoll costs three.
-  boost::asio::io_context io{1};
-  std::unique_ptr<bp::async_pipe> to_engine;    // we write the sink (non-blocking)
-  std::unique_ptr<bp::async_pipe> from_engine;  // we read the source (non-blocking)
+  boost::asio::io_context io{1};  // used by one thread only
+  boost::asio::steady_timer timer{io};
+  std::unique_ptr<bp::async_pipe> to_engine;    // we write the sink
+  std::unique_ptr<bp::async_pipe> from_engine;  // we read the source
   std::unique_ptr<bp::child> child;
 
   // Line reader: bytes [rpos, rend) are unread; scan is where the search for '\n' resumes.
   std::vector<char> rbuf = std::vector<char>(InitialBuffer);
   std::size_t rpos = 0, rend = 0, scan = 0;
   bool skip_line = false;  // dropping the tail of an over-long line
-  bool read_full = false;  // the last read filled the buffer: more may be waiting
+  bool reading = false;
   bool eof = false;
+  bool timed_out = false;
+  std::uint64_t timer_gen = 0;
   std::string read_error;
-  // The deadline of the current exchange (set by arm()); every wait ends by it.
-  Clock::time_point deadline_at{};
 
+  bool writing = false;
+  boost::system::error_code write_ec;
   // A `go` ended without its bestmove (stall): the engine may still send it. Before the next
   // command we send `stop` + `isready` and drop everything up to `readyok`, so that a late
   // bestmove is never taken as the answer to a later `go`.
@@ -233,26 +232,24 @@ struct UciPlayer::Impl {
     log("ignored:", text);
   }
 
-  // --- deadline ----------------------------------------------------------------------------
-  void arm(std::chrono::milliseconds d) { deadline_at = Clock::now() + d; }
+  // --- timer -------------------------------------------------------------------------------
+  void arm(std::chrono::milliseconds d) {
+    ++timer_gen;
+    timed_out = false;
+    timer.expires_after(d);
+    timer.async_wait([this, gen = timer_gen](const boost::system::error_code& ec) {
+      if (!ec && gen == timer_gen) timed_out = true;
+    });
+  }
 
-  // Waits until `fd` is ready for `events` (or hung up or failed: the next read or write
-  // says which), or returns false once the deadline has passed.
-  bool wait_ready(int fd, short events) {
-    for (;;) {
-      auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline_at - Clock::now());
-      if (left.count() <= 0) return false;
-      timespec ts{static_cast<time_t>(left.count() / 1000000000),
-                  static_cast<long>(left.count() % 1000000000)};
-      pollfd p{fd, events, 0};
-      int r = ::ppoll(&p, 1, &ts, nullptr);
-      if (r > 0 || (r < 0 && errno != EINTR)) return true;
-    }
+  void run_one() {
+    if (io.stopped()) io.restart();
+    io.run_one();
   }
 
   // --- reading -----------------------------------------------------------------------------
-  // Room for at least one more byte at rbuf[rend]: compacts, grows, or drops an over-long line.
-  void make_room() {
+  void start_read() {
+    if (reading || eof || !from_engine) return;
     if (rpos > 0) {
       std::memmove(rbuf.data(), rbuf.data() + rpos, rend - rpos);
       rend -= rpos;
@@ -268,22 +265,16 @@ struct UciPlayer::Impl {
         skip_line = true;
       }
     }
-  }
-
-  // One non-blocking read of whatever the pipe holds (often several lines).
-  void read_now() {
-    make_room();
-    std::size_t room = rbuf.size() - rend;
-    ssize_t n = ::read(from_engine->native_source(), rbuf.data() + rend, room);
-    read_full = n > 0 && static_cast<std::size_t>(n) == room;
-    if (n > 0) {
-      rend += static_cast<std::size_t>(n);
-    } else if (n == 0) {
-      eof = true;
-    } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-      eof = true;
-      read_error = std::strerror(errno);
-    }
+    reading = true;
+    from_engine->async_read_some(boost::asio::buffer(rbuf.data() + rend, rbuf.size() - rend),
+                                 [this](const boost::system::error_code& ec, std::size_t n) {
+                                   reading = false;
+                                   rend += n;
+                                   if (ec) {
+                                     eof = true;
+                                     if (ec != boost::asio::error::eof) read_error = ec.message();
+                                   }
+                                 });
   }
 
   // The next complete line (valid until the next call), or why there is none.
@@ -315,13 +306,9 @@ struct UciPlayer::Impl {
         }
         return Wait::Eof;
       }
-      if (!from_engine) return Wait::Eof;
-      if (!read_full) {
-        if (!wait_ready(from_engine->native_source(), POLLIN)) return Wait::Timeout;
-      } else if (Clock::now() >= deadline_at) {
-        return Wait::Timeout;  // a flood must not outlive the deadline either
-      }
-      read_now();
+      if (timed_out) return Wait::Timeout;
+      start_read();
+      run_one();
     }
   }
 
@@ -331,19 +318,22 @@ struct UciPlayer::Impl {
   Wait write_all() {
     if (!to_engine || eof) return Wait::Eof;
     if (options.log_io) log(">", std::string_view(wbuf).substr(0, wbuf.size() - 1));
-    int fd = to_engine->native_sink();
-    std::size_t off = 0;
-    while (off < wbuf.size()) {
-      ssize_t n = ::write(fd, wbuf.data() + off, wbuf.size() - off);
-      if (n >= 0) {
-        off += static_cast<std::size_t>(n);
-      } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-        if (!wait_ready(fd, POLLOUT)) return Wait::Timeout;
-      } else if (errno != EINTR) {
-        return Wait::Eof;  // EPIPE (SIGPIPE is ignored): the engine has gone
+    writing = true;
+    write_ec.clear();
+    boost::asio::async_write(*to_engine, boost::asio::buffer(wbuf),
+                             [this](const boost::system::error_code& ec, std::size_t) {
+                               writing = false;
+                               write_ec = ec;
+                             });
+    while (writing) {
+      if (timed_out) {
+        to_engine->cancel();
+        while (writing) run_one();
+        return Wait::Timeout;
       }
+      run_one();
     }
-    return Wait::Line;
+    return write_ec ? Wait::Eof : Wait::Line;
   }
 
   // --- process -----------------------------------------------------------------------------
@@ -406,16 +396,6 @@ struct UciPlayer::Impl {
              (config.workdir.empty() ? "" : " in " + config.workdir) + ": " +
              (error.empty() ? ec.message() : error);
     }
-    // Our ends only (the engine's ends are other file descriptions): reads and writes never
-    // block, waits are ppoll() with the deadline.
-    for (int fd : {from_engine->native_source(), to_engine->native_sink()}) {
-      int flags = ::fcntl(fd, F_GETFL);
-      if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-        std::string why = std::strerror(errno);
-        kill_process();
-        return "cannot start " + config.command + ": fcntl: " + why;
-      }
-    }
     return std::nullopt;
   }
 
@@ -428,10 +408,10 @@ struct UciPlayer::Impl {
     io.poll();
     to_engine.reset();
     from_engine.reset();
+    reading = writing = false;
     eof = false;
     rpos = rend = scan = 0;
     skip_line = false;
-    read_full = false;
     out_of_sync = false;
     read_error.clear();
   }

@@ -1,10 +1,8 @@
 #pragma once
 // A UCI engine as a subprocess: Boost.Process spawns the argv directly (never a shell) with
-// the configured working directory and environment; stdin/stdout are Asio async pipes (our
-// ends non-blocking) and the engine's stderr goes to a log file. Every exchange has a deadline;
-// each wait is a ppoll() on one pipe bounded by it, so nothing blocks past it. (Not Asio's
-// reactor: a wake-up per engine line is the runner's hottest path, and ppoll + read costs two
-// system calls per line where the edge-triggered reactor costs three plus a timer re-arm.)
+// the configured working directory and environment; stdin/stdout are Asio async pipes and the
+// engine's stderr goes to a log file. Each player owns its io_context and runs it only inside
+// its own calls, until the reply arrives or a steady_timer deadline fires.
 #include <memory>
 #include <optional>
 #include <string>
