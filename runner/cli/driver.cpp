@@ -4,22 +4,6 @@
 
 namespace knightly::runner {
 
-GoCommand to_go_command(MoveRequest r) {
-  GoCommand c;
-  c.start_fen = std::move(r.start_fen);
-  c.moves = std::move(r.moves);
-  c.wtime_ms = r.wtime_ms;
-  c.btime_ms = r.btime_ms;
-  c.winc_ms = r.winc_ms;
-  c.binc_ms = r.binc_ms;
-  c.movestogo = r.movestogo;
-  c.movetime_ms = r.movetime_ms;
-  c.depth = r.depth;
-  c.nodes = r.nodes;
-  c.infinite = r.infinite;
-  return c;
-}
-
 namespace {
 
 MoveReply to_move_reply(const GoReply& g) {
@@ -65,7 +49,7 @@ void play_game(Game& game, Player& white, Player& black, const DriverOptions& op
     std::chrono::milliseconds deadline =
         request.budget_ms ? std::chrono::milliseconds(*request.budget_ms) + options.stall_grace
                           : options.untimed_deadline;
-    GoCommand command = to_go_command(std::move(request));
+    GoCommand command = std::move(request);  // the request is the command, plus its side
     if (stats && last_reply)
       stats->latency_ns.push_back(
           std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - *last_reply)

@@ -31,7 +31,4 @@ struct DriverStats {
 void play_game(Game& game, Player& white, Player& black, const DriverOptions& options,
                bool (*interrupted)(), DriverStats* stats = nullptr);
 
-// The players' command for a match request.
-GoCommand to_go_command(MoveRequest request);
-
 }  // namespace knightly::runner

@@ -16,6 +16,7 @@
 #include "runner/match/clock.h"
 #include "runner/match/draw_tracker.h"
 #include "runner/match/game_record.h"
+#include "runner/match/go_command.h"
 #include "runner/match/move_eval.h"
 #include "runner/match/resign_tracker.h"
 
@@ -34,18 +35,10 @@ struct GameSetup {
   Adjudication adjudication;
 };
 
-// What the side to move is told: `position ... moves ...` + `go ...`. Same fields as the
-// players' GoCommand; the driver copies them over.
-struct MoveRequest {
+// What the side to move is told (the GoCommand the driver hands to its player), and who
+// that is.
+struct MoveRequest : GoCommand {
   chess::Color side = chess::White;
-  std::string start_fen;           // "" = startpos
-  std::vector<std::string> moves;  // UCI text from start_fen, book moves included
-  std::optional<std::int64_t> wtime_ms, btime_ms, winc_ms, binc_ms;
-  std::optional<int> movestogo;
-  std::optional<std::int64_t> movetime_ms;
-  std::optional<int> depth;
-  std::optional<std::uint64_t> nodes;
-  bool infinite = false;
   // How long the move may take before the flag falls (remaining + margin); nullopt when this
   // side has no clock. The driver adds its own grace to get a stall deadline.
   std::optional<std::int64_t> budget_ms;

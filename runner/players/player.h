@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "runner/match/go_command.h"
+
 namespace knightly::runner {
 
 // What an engine said about its search (from a UCI `info` line or a builtin SearchInfo).
@@ -21,18 +23,6 @@ struct SearchReport {
   std::uint64_t nps = 0;
   std::int64_t time_ms = 0;
   std::vector<std::string> pv;  // UCI move text
-};
-
-// One `position ... moves ...` + `go ...`. Clock fields are what the engine is told.
-struct GoCommand {
-  std::string start_fen;           // "" or "startpos" = the initial position
-  std::vector<std::string> moves;  // UCI move text from start_fen
-  std::optional<std::int64_t> wtime_ms, btime_ms, winc_ms, binc_ms;
-  std::optional<int> movestogo;
-  std::optional<std::int64_t> movetime_ms;
-  std::optional<int> depth;
-  std::optional<std::uint64_t> nodes;
-  bool infinite = false;
 };
 
 enum class ReplyStatus {

@@ -1,0 +1,22 @@
+#pragma once
+// What an engine is told for one move: `position ... moves ...` + `go ...`. The match builds
+// it (pure: clock values in, text fields out) and the players send it, so it lives here.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace knightly::runner {
+
+struct GoCommand {
+  std::string start_fen;           // "" or "startpos" = the initial position
+  std::vector<std::string> moves;  // UCI move text from start_fen, book moves included
+  std::optional<std::int64_t> wtime_ms, btime_ms, winc_ms, binc_ms;
+  std::optional<int> movestogo;
+  std::optional<std::int64_t> movetime_ms;
+  std::optional<int> depth;
+  std::optional<std::uint64_t> nodes;
+  bool infinite = false;
+};
+
+}  // namespace knightly::runner
