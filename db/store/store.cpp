@@ -345,6 +345,30 @@ std::int64_t Store::upsert_engine(const EngineInfo& e) {
   return id;
 }
 
+std::optional<std::string> Store::binary_sha256(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return std::nullopt;
+  const std::int64_t size = info.st_size;
+  const std::int64_t mtime_ns =
+      std::int64_t(info.st_mtim.tv_sec) * 1000000000 + std::int64_t(info.st_mtim.tv_nsec);
+  std::lock_guard lock(impl_->mutex);
+  {
+    Statement st(impl_->db,
+                 "SELECT sha256 FROM binary_hashes WHERE path = ? AND size = ? AND mtime_ns = ?");
+    st.bind(1, path).bind(2, size).bind(3, mtime_ns);
+    if (st.step()) return st.text(0);
+  }
+  auto hash = sha256_file(path);
+  if (!hash) return std::nullopt;
+  Statement put(impl_->db,
+                "INSERT INTO binary_hashes (path, size, mtime_ns, sha256) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (path) DO UPDATE SET size = excluded.size, "
+                "mtime_ns = excluded.mtime_ns, sha256 = excluded.sha256");
+  put.bind(1, path).bind(2, size).bind(3, mtime_ns).bind(4, *hash);
+  put.run();
+  return hash;
+}
+
 std::optional<std::int64_t> Store::find_engine(std::string_view name) const {
   std::lock_guard lock(impl_->mutex);
   Statement st(impl_->db, "SELECT max(id) FROM engines WHERE name = ?");

@@ -81,6 +81,10 @@ class Store {
   // The id of the row for this exact version, created if new. A known version gets its
   // uci_name/uci_author filled in when they were empty.
   std::int64_t upsert_engine(const EngineInfo& engine);
+  // The SHA-256 of the program at `path`, read from the file only when its size or
+  // modification time changed since it was last hashed (or it never was); nullopt when the
+  // file cannot be read. In a read-only store nothing is remembered.
+  std::optional<std::string> binary_sha256(const std::string& path);
   // The newest version with that name (import matches engines by name).
   std::optional<std::int64_t> find_engine(std::string_view name) const;
   std::vector<EngineVersion> engines() const;

@@ -16,7 +16,6 @@
 #include <sstream>
 #include <thread>
 
-#include "db/store/sha256.h"
 #include "db/store/store.h"
 #include "runner/cli/final_report.h"
 #include "runner/cli/progress.h"
@@ -182,7 +181,6 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
     std::vector<std::int64_t> engine_ids(cfg.engines.size());
     std::vector<db::EngineInfo> engine_info(cfg.engines.size());
     const char* path_env = std::getenv("PATH");
-    std::map<std::string, std::string> binary_hash;  // each program is hashed once
     for (std::size_t i = 0; i < cfg.engines.size(); ++i) {
       const auto& e = cfg.engines[i];
       db::EngineInfo info;
@@ -191,11 +189,8 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
       info.options = options_text(e);
       if (!e.builtin) {
         info.command = command_line(e);
-        if (auto prog = find_program(e.command, path_env ? path_env : "")) {
-          auto [it, fresh] = binary_hash.try_emplace(*prog);
-          if (fresh) it->second = db::sha256_file(*prog).value_or("");
-          info.binary_sha256 = it->second;
-        }
+        if (auto prog = find_program(e.command, path_env ? path_env : ""))
+          info.binary_sha256 = store.binary_sha256(*prog).value_or("");
       }
       engine_info[i] = info;
       engine_ids[i] = store.upsert_engine(info);

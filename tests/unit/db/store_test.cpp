@@ -1,7 +1,9 @@
 // The store against real SQLite files: schema, round trips, crash safety, identity rules.
 #include "db/store/store.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include <thread>
 
 #include "db/store/migrations.h"
+#include "db/store/sha256.h"
 #include "db/store/transaction.h"
 #include "db_test_util.h"
 
@@ -101,12 +104,12 @@ TEST_CASE("reopening a database is idempotent and keeps its data") {
   }
   for (int i = 0; i < 3; ++i) {
     Store store = open_store(path);
-    CHECK(store.schema_version() == 1);
+    CHECK(store.schema_version() == db::latest_schema_version());
     CHECK(store.count_games() == 1);
   }
   Raw raw(path);
   CHECK(raw.text("SELECT group_concat(sql, ';') FROM sqlite_master") == schema_before);
-  CHECK(raw.number("PRAGMA user_version") == 1);
+  CHECK(raw.number("PRAGMA user_version") == db::latest_schema_version());
 }
 
 TEST_CASE("an in-memory database works") {
@@ -371,4 +374,32 @@ TEST_CASE("an empty file becomes a new database") {
   Store store = open_store(path);
   CHECK(store.schema_version() == db::latest_schema_version());
   CHECK(Raw(path).number("PRAGMA application_id") == 0x4B4E544C);
+}
+
+TEST_CASE("a program's hash is remembered until its size or modification time changes") {
+  TempDir dir;
+  Store store = open_store(dir.file("h.db"));
+  const std::string program = dir.file("engine-bin");
+  auto write = [&](const std::string& bytes) {
+    std::FILE* f = std::fopen(program.c_str(), "wb");
+    REQUIRE(f);
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+  };
+  auto set_mtime = [&](long seconds) {
+    timespec times[2] = {{seconds, 0}, {seconds, 0}};
+    REQUIRE(::utimensat(AT_FDCWD, program.c_str(), times, 0) == 0);
+  };
+  write("build one");
+  set_mtime(1700000000);
+  CHECK(store.binary_sha256(program) == db::sha256_file(program));
+  // Same size and time: the remembered hash comes back without reading the file, as the
+  // changed bytes show.
+  write("build two");
+  set_mtime(1700000000);
+  CHECK(store.binary_sha256(program) == db::sha256_hex("build one"));
+  // A rebuild touches the time: hashed afresh.
+  set_mtime(1700000100);
+  CHECK(store.binary_sha256(program) == db::sha256_hex("build two"));
+  CHECK_FALSE(store.binary_sha256(dir.file("missing")).has_value());
 }
