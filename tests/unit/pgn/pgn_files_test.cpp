@@ -10,6 +10,7 @@
 using namespace knightly::chess;
 using knightly::test::data_path;
 using knightly::test::read_file;
+using knightly::test::sans;
 using knightly::test::uci_moves;
 using Moves = std::vector<std::string>;
 
@@ -21,18 +22,8 @@ PgnReadResult read_data(const std::string& name) {
 
 // The single game of a file that must read without errors.
 PgnGame only_game(const std::string& name) {
-  PgnReadResult r = read_data(name);
   INFO(name);
-  for (const auto& e : r.errors) INFO(to_string(e));
-  REQUIRE(r.errors.empty());
-  REQUIRE(r.games.size() == 1);
-  return r.games[0];
-}
-
-std::vector<std::string> sans(const PgnGame& g) {
-  std::vector<std::string> out;
-  for (const auto& m : g.moves) out.push_back(m.san);
-  return out;
+  return knightly::test::only_game(read_data(name));
 }
 
 std::size_t ply_count_tag(const PgnGame& g) {

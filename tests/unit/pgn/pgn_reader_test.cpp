@@ -6,24 +6,15 @@
 #include "tests/unit/pgn/pgn_test_util.h"
 
 using namespace knightly::chess;
+using knightly::test::sans;
 using knightly::test::uci_moves;
 using Moves = std::vector<std::string>;
 
 namespace {
 
 PgnGame read_one(std::string_view text) {
-  PgnReadResult r = read_pgn(text);
   INFO(text);
-  for (const auto& e : r.errors) INFO(to_string(e));
-  REQUIRE(r.errors.empty());
-  REQUIRE(r.games.size() == 1);
-  return r.games[0];
-}
-
-std::vector<std::string> sans(const PgnGame& g) {
-  std::vector<std::string> out;
-  for (const auto& m : g.moves) out.push_back(m.san);
-  return out;
+  return knightly::test::only_game(read_pgn(text));
 }
 
 }  // namespace

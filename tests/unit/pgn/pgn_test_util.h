@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
 #include "tests/test_data.h"
@@ -131,6 +133,22 @@ inline std::string pgn_extract_errors(const std::string& pgn_path, const Scratch
   ProcessResult p = run_process({PgnExtract, "-s", "-r", "--nobadresults", pgn_path}, dir);
   if (p.exit_code != 0) p.err += "\nexit code " + std::to_string(p.exit_code);
   return p.err;
+}
+
+// The one game of a read that must have no errors; fails the test otherwise.
+inline chess::PgnGame only_game(const chess::PgnReadResult& r) {
+  std::string errors;
+  for (const auto& e : r.errors) errors += chess::to_string(e) + "\n";
+  INFO(errors);
+  REQUIRE(r.errors.empty());
+  REQUIRE(r.games.size() == 1);
+  return r.games[0];
+}
+
+inline std::vector<std::string> sans(const chess::PgnGame& g) {
+  std::vector<std::string> out;
+  for (const auto& m : g.moves) out.push_back(m.san);
+  return out;
 }
 
 inline std::vector<std::string> uci_moves(const chess::PgnGame& g) {
