@@ -8,6 +8,7 @@
 #include "runner/cli/commands.h"
 #include "runner/cli/executor.h"
 #include "runner/cli/table.h"
+#include "runner/cli/two_engine_tally.h"
 #include "runner/config/config_toml.h"
 #include "runner/stats/counts.h"
 #include "runner/stats/elo.h"
@@ -265,11 +266,7 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
   stats::SprtConfig sprt;
   std::string first;
   if (auto cfg = parse_config_toml(t->config_text); cfg) {
-    if (cfg->sprt.enabled) {
-      sprt = {cfg->sprt.elo0, cfg->sprt.elo1, cfg->sprt.alpha, cfg->sprt.beta,
-              cfg->sprt.model == "logistic" ? stats::EloModel::Logistic
-                                            : stats::EloModel::Normalized};
-    }
+    if (cfg->sprt.enabled) sprt = stats_sprt_config(cfg->sprt);
     if (!cfg->engines.empty()) first = cfg->engines[0].name;
   } else {
     // `knightly sprt` stores its own command line: read the bounds back from it.
@@ -315,17 +312,11 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
     return ExitError;
   }
   std::string second = *names.begin() == first ? *names.rbegin() : *names.begin();
-  stats::Trinomial games;
-  stats::Pentanomial pairs;
-  auto outcome = [&](const db::PairGame& g) {
-    bool white = g.white == first;
-    if (g.result == Result::Draw) return stats::Outcome::Draw;
-    return (g.result == Result::WhiteWins) == white ? stats::Outcome::Win : stats::Outcome::Loss;
-  };
-  for (const auto& p : results) {
-    for (const auto& g : p.games) games.add(outcome(g));
-    if (p.games.size() == 2) pairs.add_pair(outcome(p.games[0]), outcome(p.games[1]));
-  }
+  TwoEngineTally tally(first);
+  for (const auto& p : results)
+    for (const auto& g : p.games) tally.add(p.round, p.pair, g);
+  const stats::Trinomial& games = tally.games();
+  const stats::Pentanomial& pairs = tally.pairs();
   auto status = stats::sprt_status(sprt, pairs);
   auto elo = stats::get_elo(pairs);
   if (q.format == OutputFormat::Table) {

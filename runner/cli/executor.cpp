@@ -20,6 +20,7 @@
 #include "runner/cli/final_report.h"
 #include "runner/cli/progress.h"
 #include "runner/cli/signals.h"
+#include "runner/cli/two_engine_tally.h"
 #include "runner/config/engine_check.h"
 #include "runner/match/time_control.h"
 #include "runner/players/player_factory.h"
@@ -61,38 +62,6 @@ std::string options_text(const EngineConfig& e) {
   for (const auto& [k, v] : e.options) s += (s.empty() ? "" : " ") + k + "=" + v;
   return s;
 }
-
-stats::Outcome outcome_for(const std::string& engine, const db::PairGame& g) {
-  bool white = g.white == engine;
-  switch (g.result) {
-    case Result::WhiteWins: return white ? stats::Outcome::Win : stats::Outcome::Loss;
-    case Result::BlackWins: return white ? stats::Outcome::Loss : stats::Outcome::Win;
-    default: return stats::Outcome::Draw;
-  }
-}
-
-stats::EloModel model_of(const SprtConfig& s) {
-  return s.model == "logistic" ? stats::EloModel::Logistic : stats::EloModel::Normalized;
-}
-
-// Tally of the first engine against the second (two-engine runs) from stored pair results.
-struct TwoEngineTally {
-  stats::Trinomial games;
-  stats::Pentanomial pairs;
-  std::map<std::pair<int, int>, std::vector<db::PairGame>> open_pairs;
-
-  void add(const std::string& first, int round, int pair, const db::PairGame& g) {
-    games.add(outcome_for(first, g));
-    auto& v = open_pairs[{round, pair}];
-    v.push_back(g);
-    if (v.size() == 2) {
-      std::sort(v.begin(), v.end(),
-                [](const auto& a, const auto& b) { return a.game_in_pair < b.game_in_pair; });
-      pairs.add_pair(outcome_for(first, v[0]), outcome_for(first, v[1]));
-      open_pairs.erase({round, pair});
-    }
-  }
-};
 
 }  // namespace
 
@@ -198,19 +167,18 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
 
     // SPRT state from the games already stored.
     const bool two = cfg.engines.size() == 2;
-    TwoEngineTally tally;
-    stats::SprtConfig sprt{cfg.sprt.elo0, cfg.sprt.elo1, cfg.sprt.alpha, cfg.sprt.beta,
-                           model_of(cfg.sprt)};
+    TwoEngineTally tally(cfg.engines[0].name);
+    const stats::SprtConfig sprt = stats_sprt_config(cfg.sprt);
     if (two) {
       db::GameFilter f;
       f.tournament_ids = {t.id};
       store.for_each_pair_result(f, [&](const db::PairResult& p) {
-        for (const auto& g : p.games) tally.add(cfg.engines[0].name, p.round, p.pair, g);
+        for (const auto& g : p.games) tally.add(p.round, p.pair, g);
       });
     }
     auto sprt_decided = [&] {
       if (!cfg.sprt.enabled) return false;
-      summary.sprt = stats::sprt_status(sprt, tally.pairs);
+      summary.sprt = stats::sprt_status(sprt, tally.pairs());
       return summary.sprt->decision != stats::SprtDecision::Continue;
     };
     bool decided = sprt_decided();
@@ -341,10 +309,10 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
         flush_pgn();
         if (two) {
           db::PairGame g{sg.id.game_in_pair, setup.white, setup.black, record.result};
-          tally.add(cfg.engines[0].name, sg.id.round, sg.id.pair, g);
+          tally.add(sg.id.round, sg.id.pair, g);
         }
         progress.finished(sg.id.index, setup.white, setup.black, record,
-                          two ? &tally.games : nullptr, cfg.engines[0].name,
+                          two ? &tally.games() : nullptr, cfg.engines[0].name,
                           cfg.engines.size() == 2 ? cfg.engines[1].name : "");
         if (sprt_decided()) request_stop();
         // Without recover (cutechess's default for `play`), a crashed or stalled engine ends
@@ -391,7 +359,7 @@ RunSummary run_tournament(const Config& cfg, const RunOptions& opt, std::ostream
       summary.interrupted = true;
     }
 
-    print_final_report(out, store, cfg, t, opt, summary, tally.games, tally.pairs);
+    print_final_report(out, store, cfg, t, opt, summary, tally.games(), tally.pairs());
     if (opt.perf_stats) {
       double wall = std::chrono::duration<double>(SteadyClock::now() - t_start).count();
       rusage ru{};

@@ -5,6 +5,7 @@
 
 #include "runner/cli/progress.h"
 #include "runner/cli/table.h"
+#include "runner/cli/two_engine_tally.h"
 #include "runner/stats/elo.h"
 #include "runner/stats/report.h"
 
@@ -56,11 +57,9 @@ void print_final_report(std::ostream& out, const db::Store& store, const Config&
     }
     if (first.builtin && label.threads.empty()) label.threads = "1t";
     label.book = config.openings.file;
-    stats::SprtConfig sprt{config.sprt.elo0, config.sprt.elo1, config.sprt.alpha,
-                           config.sprt.beta,
-                           config.sprt.model == "logistic" ? stats::EloModel::Logistic
-                                                           : stats::EloModel::Normalized};
-    out << "\n" << stats::fastchess_report(label, first_vs_second, pairs, sprt);
+    out << "\n"
+        << stats::fastchess_report(label, first_vs_second, pairs,
+                                   stats_sprt_config(config.sprt));
     if (options.style != OutputStyle::Cutechess)
       out << stats::cutechess_elo_line(first_vs_second) << "\n"
           << stats::cutechess_sprt_line(*summary.sprt) << "\n";
