@@ -75,6 +75,12 @@ std::int64_t Store::count_games(const GameFilter& filter) const {
 
 namespace {
 
+// Schedule order (export, resume) unless the newest games are asked for first.
+const char* order_clause(const GameFilter& filter) {
+  return filter.newest_first ? " ORDER BY g.started_at DESC, g.id DESC"
+                             : " ORDER BY g.tournament_id, g.schedule_index";
+}
+
 std::string limit_clause(const GameFilter& filter, FilterSql& f) {
   if (filter.limit <= 0) return "";
   f.params.emplace_back(filter.limit);
@@ -88,14 +94,12 @@ void Store::for_each_game(const GameFilter& filter,
                           bool with_moves) const {
   std::lock_guard lock(impl_->mutex);
   FilterSql f = filter_sql(filter);
-  const std::string order = filter.newest_first ? " ORDER BY g.started_at DESC, g.id DESC"
-                                                : " ORDER BY g.tournament_id, g.schedule_index";
   Statement st(impl_->db,
                "SELECT g.id, g.tournament_id, g.round, g.pair, g.game_in_pair, g.schedule_index, "
                "g.white_id, g.black_id, g.opening_fen, g.opening_moves, g.opening_source, "
                "g.result, g.termination, g.reason, g.started_at, g.duration_ms, g.time_control, "
                "g.pgn FROM games g" +
-                   f.where + order + limit_clause(filter, f));
+                   f.where + order_clause(filter) + limit_clause(filter, f));
   st.bind_all(f.params);
   if (with_moves && !impl_->select_moves)
     impl_->select_moves.emplace(impl_->db,
@@ -148,14 +152,12 @@ void Store::for_each_game(const GameFilter& filter,
 std::vector<GameSummary> Store::games(const GameFilter& filter) const {
   std::lock_guard lock(impl_->mutex);
   FilterSql f = filter_sql(filter);
-  const std::string order = filter.newest_first ? " ORDER BY g.started_at DESC, g.id DESC"
-                                                : " ORDER BY g.tournament_id, g.schedule_index";
   Statement st(impl_->db,
                "SELECT g.id, g.tournament_id, t.name, g.round, g.pair, g.game_in_pair, "
                "g.schedule_index, g.white_id, g.black_id, g.result, g.termination, g.reason, "
                "g.plies, g.started_at, g.duration_ms, g.time_control, g.opening_source "
                "FROM games g JOIN tournaments t ON t.id = g.tournament_id" +
-                   f.where + order + limit_clause(filter, f));
+                   f.where + order_clause(filter) + limit_clause(filter, f));
   st.bind_all(f.params);
   std::vector<GameSummary> out;
   while (st.step()) {
