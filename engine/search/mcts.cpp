@@ -74,7 +74,7 @@ SearchResult Worker::go_mcts(const std::function<void(const SearchInfo&)>& on_in
   std::int64_t next_report_ms = 1000;
   while (nodes_ < limit) {
     if (stop_->load(std::memory_order_relaxed)) break;
-    if (budget_.hard_ms && elapsed_ms() >= budget_.hard_ms) break;
+    if (abort_ms_ && elapsed_ms() >= abort_ms_) break;
     // Selection
     int node = 0, depth = 0;
     while (tree_[node].expanded && tree_[node].child_count > 0) {

@@ -48,6 +48,10 @@ struct Limits {
   std::int64_t inc_ms[2] = {0, 0};
   int movestogo = 0;
   bool infinite = false;
+  // A hard stop, ms after the search starts, whatever the other limits say (0 = none); it
+  // only cuts a search short, so a `go` with no limit still searches to its default depth.
+  // The runner's BuiltinPlayer puts its move deadline here.
+  std::int64_t deadline_ms = 0;
   bool has_clock() const { return time_ms[0] > 0 || time_ms[1] > 0; }
 };
 

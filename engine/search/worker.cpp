@@ -92,7 +92,7 @@ bool Worker::should_abort() {
   if (aborted_) return true;
   if (stop_->load(std::memory_order_relaxed)) return aborted_ = true;
   if (limits_.nodes && nodes_ >= limits_.nodes) return aborted_ = true;
-  if ((nodes_ & 255) == 0 && budget_.hard_ms && elapsed_ms() >= budget_.hard_ms) return aborted_ = true;
+  if ((nodes_ & 255) == 0 && abort_ms_ && elapsed_ms() >= abort_ms_) return aborted_ = true;
   return false;
 }
 
@@ -197,6 +197,9 @@ SearchResult Worker::go(const chess::Position& pos, const Limits& limits, const 
   limits_ = limits;
   stop_ = &stop;
   budget_ = plan_time(limits, pos.side_to_move());
+  abort_ms_ = budget_.hard_ms;
+  if (limits.deadline_ms > 0)
+    abort_ms_ = abort_ms_ ? std::min(abort_ms_, limits.deadline_ms) : limits.deadline_ms;
   reset_counters();
   reset_tracking();
   tt_.new_search();

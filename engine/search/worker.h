@@ -109,6 +109,7 @@ class Worker {
   chess::Position pos_;
   Limits limits_;
   TimeBudget budget_;
+  std::int64_t abort_ms_ = 0;  // budget_.hard_ms capped by limits_.deadline_ms; 0 = none
   const std::atomic<bool>* stop_ = nullptr;
   std::chrono::steady_clock::time_point start_;
   std::uint64_t nodes_ = 0;

@@ -66,9 +66,7 @@ void set_report_score(int score, SearchReport& report) {
 
 BuiltinPlayer::BuiltinPlayer(EngineConfig config) : config_(std::move(config)) {}
 
-BuiltinPlayer::~BuiltinPlayer() {
-  kill();
-}
+BuiltinPlayer::~BuiltinPlayer() = default;
 
 std::optional<std::string> BuiltinPlayer::start() {
   kill();
@@ -81,60 +79,26 @@ std::optional<std::string> BuiltinPlayer::start() {
     return err;
   }
   pos_valid_ = false;
-  {
-    std::lock_guard lock(mutex_);
-    exit_ = false;
-    has_job_ = busy_ = false;
-  }
-  stop_ = false;
-  worker_ = std::thread([this] { worker_loop(); });
   return std::nullopt;
 }
 
 bool BuiltinPlayer::alive() const {
-  return worker_.joinable();
+  return search_ != nullptr;
 }
 
 void BuiltinPlayer::kill() {
-  if (!worker_.joinable()) return;
-  stop_ = true;
-  {
-    std::lock_guard lock(mutex_);
-    exit_ = true;
-  }
-  work_cv_.notify_one();
-  worker_.join();  // the search polls the stop flag, so this is quick
   search_.reset();
+  pos_valid_ = false;
 }
 
-bool BuiltinPlayer::new_game(std::chrono::milliseconds timeout) {
+bool BuiltinPlayer::new_game(std::chrono::milliseconds) {
   if (!search_) return false;
-  std::unique_lock lock(mutex_);
-  if (busy_) {
-    stop_ = true;
-    if (!done_cv_.wait_for(lock, timeout, [&] { return !busy_; })) return false;
-  }
   search_->new_game();
   return true;
 }
 
 std::vector<std::string> BuiltinPlayer::take_warnings() {
   return std::exchange(warnings_, {});
-}
-
-void BuiltinPlayer::worker_loop() {
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    work_cv_.wait(lock, [&] { return has_job_ || exit_; });
-    if (exit_) return;
-    has_job_ = false;
-    lock.unlock();
-    search::SearchResult result = search_->go(pos_, limits_, stop_);
-    lock.lock();
-    result_ = std::move(result);
-    busy_ = false;
-    done_cv_.notify_one();
-  }
 }
 
 std::optional<std::string> BuiltinPlayer::set_position(const GoCommand& cmd) {
@@ -170,15 +134,9 @@ std::optional<std::string> BuiltinPlayer::set_position(const GoCommand& cmd) {
 
 GoReply BuiltinPlayer::go(const GoCommand& cmd, std::chrono::milliseconds deadline) {
   GoReply reply;
-  if (!search_ || !worker_.joinable()) {
+  if (!search_) {
     reply.status = ReplyStatus::Disconnected;
     reply.detail = "builtin engine not started";
-    return reply;
-  }
-  std::unique_lock lock(mutex_);
-  if (busy_) {  // a search that outlived its deadline and grace: the player is stuck
-    reply.status = ReplyStatus::Stalled;
-    reply.detail = "the previous search has not stopped";
     return reply;
   }
   if (auto err = set_position(cmd)) {
@@ -186,30 +144,17 @@ GoReply BuiltinPlayer::go(const GoCommand& cmd, std::chrono::milliseconds deadli
     reply.detail = *err;
     return reply;
   }
-  limits_ = builtin_limits(cmd);
-  stop_ = false;
-  has_job_ = busy_ = true;
+  search::Limits limits = builtin_limits(cmd);
+  limits.deadline_ms = std::max<std::int64_t>(1, deadline.count());
   const Clock::time_point t0 = Clock::now();
-  work_cv_.notify_one();
-
-  bool done = done_cv_.wait_until(lock, t0 + deadline, [&] { return !busy_; });
-  if (!done) {
-    stop_ = true;  // as a UCI `stop`: the search returns its best move so far
-    done = done_cv_.wait_for(lock, StopGrace, [&] { return !busy_; });
-  }
-  auto elapsed = Clock::now() - t0;
-  reply.elapsed_us = std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
+  const search::SearchResult result = search_->go(pos_, limits, never_stop_);
+  reply.elapsed_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t0).count();
   reply.elapsed_ms = reply.elapsed_us / 1000;
-  if (!done) {
-    reply.status = ReplyStatus::Stalled;
-    reply.detail = "search did not stop within " + std::to_string(StopGrace.count()) +
-                   " ms after the " + std::to_string(deadline.count()) + " ms deadline";
-    return reply;
-  }
   reply.status = ReplyStatus::Move;
-  reply.bestmove = chess::to_uci(result_.best);
-  if (!result_.ponder.is_none()) reply.ponder = chess::to_uci(result_.ponder);
-  const search::SearchInfo& info = result_.info;
+  reply.bestmove = chess::to_uci(result.best);
+  if (!result.ponder.is_none()) reply.ponder = chess::to_uci(result.ponder);
+  const search::SearchInfo& info = result.info;
   SearchReport& r = reply.last_info;
   r.depth = info.depth;
   r.seldepth = info.seldepth;
@@ -219,7 +164,7 @@ GoReply BuiltinPlayer::go(const GoCommand& cmd, std::chrono::milliseconds deadli
   if (info.depth > 0 || !info.pv.empty()) set_report_score(info.score, r);
   r.pv.reserve(info.pv.size());
   for (chess::Move m : info.pv) r.pv.push_back(chess::to_uci(m));
-  if (result_.from_book) reply.detail = "book move";
+  if (result.from_book) reply.detail = "book move";
   return reply;
 }
 

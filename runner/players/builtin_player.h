@@ -1,17 +1,17 @@
 #pragma once
 // A knightly-engine configuration searched in-process: no process and no UCI text, the same
-// limits and clocks. The search runs on the player's own worker thread, so a deadline still
-// applies: when it passes, the stop flag is raised and the search returns its best move.
+// limits and clocks. The search runs on the calling thread (the executor's game worker):
+// handing each move to a thread of its own cost two context switches per ply, more than a
+// shallow search. The move deadline still applies: it goes to the search as a hard stop
+// (Limits::deadline_ms), which the search checks as it checks its own clock, and it returns
+// its best move so far, as a UCI engine does on `stop`.
 // Options are the engine's UCI options (Search=alphabeta, Eval=material+pst, Hash=16...),
 // applied through the engine's own option table.
 #include <atomic>
-#include <condition_variable>
 #include <expected>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "engine/chess/position.h"
@@ -51,27 +51,13 @@ class BuiltinPlayer final : public Player {
   std::string id_author() const override { return "the Knightly authors"; }
   std::vector<std::string> take_warnings() override;
 
-  // Stop grace: how long after the deadline the search may take to return once stopped.
-  static constexpr std::chrono::milliseconds StopGrace{1000};
-
  private:
-  void worker_loop();
   std::optional<std::string> set_position(const GoCommand& cmd);
 
   EngineConfig config_;
   std::vector<std::string> warnings_;
-  std::unique_ptr<search::Search> search_;
-
-  // Worker handshake: the game thread posts a job; the worker posts the result.
-  std::thread worker_;
-  mutable std::mutex mutex_;
-  std::condition_variable work_cv_, done_cv_;
-  bool has_job_ = false;
-  bool busy_ = false;  // a search is running (posted, not yet finished)
-  bool exit_ = false;
-  std::atomic<bool> stop_{false};
-  search::Limits limits_;
-  search::SearchResult result_;
+  std::unique_ptr<search::Search> search_;  // null until started, and after kill()
+  const std::atomic<bool> never_stop_{false};  // the deadline stops a search, not a flag
 
   // The position of the last go and how it was reached, so the next go (same game, one or
   // two plies later) only plays the new moves.

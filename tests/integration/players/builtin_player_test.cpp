@@ -1,4 +1,4 @@
-// BuiltinPlayer: the engine's search in-process on a worker thread, under every kind of limit.
+// BuiltinPlayer: the engine's search in-process on the calling thread, under every kind of limit.
 #include "runner/players/builtin_player.h"
 
 #include <catch2/catch.hpp>
@@ -94,7 +94,7 @@ TEST_CASE("builtin: an infinite search stops at the deadline with a move", "[bui
   REQUIRE(r.status == ReplyStatus::Move);
   CHECK(legal_in(chess::Position(), r.bestmove));
   CHECK(took >= 200);
-  CHECK(took < 200 + BuiltinPlayer::StopGrace.count());
+  CHECK(took < 200 + 1000);  // the search checks its clock every 256 nodes
   CHECK(r.elapsed_ms >= 200);
   // The player is usable after a stopped search.
   GoCommand d;
