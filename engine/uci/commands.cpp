@@ -223,6 +223,70 @@ int run_searchbench_command(const std::vector<std::string>& args, std::ostream& 
   return 0;
 }
 
+int run_playbench_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const char* usage = "usage: knightly-engine playbench FILE [depth, default 1] [games, default 200]\n";
+  if (args.empty() || args.size() > 3) {
+    err << usage;
+    return 2;
+  }
+  int depth = 1, games = 200;
+  if (args.size() > 1) {
+    auto d = to_int(args[1]);
+    if (!d || *d < 1 || *d > 64) return err << usage, 2;
+    depth = int(*d);
+  }
+  if (args.size() > 2) {
+    auto g = to_int(args[2]);
+    if (!g || *g < 1) return err << usage, 2;
+    games = int(*g);
+  }
+  std::ifstream in(args[0]);
+  if (!in) {
+    err << "error: cannot open " << args[0] << "\n";
+    return 2;
+  }
+  std::vector<chess::Position> book;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (auto epd = chess::parse_epd(line)) book.push_back(epd->position);
+  }
+  if (book.empty()) {
+    err << "error: no position in " << args[0] << "\n";
+    return 2;
+  }
+  // Openings spread evenly over the file; both sides are default searches, as in the
+  // runner's builtin self-play. Only the time inside Search::go is counted.
+  search::Search side[2] = {search::Search{search::SearchConfig{}}, search::Search{search::SearchConfig{}}};
+  std::atomic<bool> stop{false};
+  search::Limits limits;
+  limits.depth = depth;
+  std::uint64_t nodes = 0, searches = 0;
+  std::int64_t ns = 0;
+  for (int g = 0; g < games; ++g) {
+    chess::Position pos = book[std::size_t(g) * book.size() / std::size_t(games)];
+    side[0].new_game();
+    side[1].new_game();
+    for (int ply = 0; ply < 400 && pos.game_end() == chess::GameEnd::None; ++ply) {
+      auto t = Clock::now();
+      auto r = side[ply & 1].go(pos, limits, stop);
+      ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count();
+      nodes += r.info.nodes;
+      ++searches;
+      pos.do_move(r.best);
+    }
+  }
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "Games: %d  searches: %llu  depth: %d\nNodes searched: %llu\nTime (ms): %lld\n"
+                "us/search: %.2f  nodes/search: %.1f  ns/node: %.1f\n",
+                games, (unsigned long long)searches, depth, (unsigned long long)nodes, (long long)(ns / 1000000),
+                searches ? double(ns) / 1000.0 / double(searches) : 0.0,
+                searches ? double(nodes) / double(searches) : 0.0, nodes ? double(ns) / double(nodes) : 0.0);
+  out << buf;
+  return 0;
+}
+
 int run_wac_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty()) {
     err << "usage: knightly-engine wac FILE [ms per position, default 1000] [Option=value ...]\n";

@@ -3,6 +3,8 @@
 //   perft N [FEN]          divide + "Nodes searched: N" + time and nps
 //   bench [depth]          fixed positions at a fixed depth: deterministic node count + nps
 //   searchbench [seconds]  each algorithm to depth 3..6 on startpos and Kiwipete (issue 3)
+//   playbench FILE [depth] [games]  self-play from the file's openings at a fixed depth:
+//                          us per search and ns per node (the runner's builtin self-play)
 //   wac FILE [ms]          solve an EPD test suite (`bm`), strongest configuration
 #include <ostream>
 #include <string>
@@ -14,6 +16,7 @@ namespace knightly::uci {
 int run_perft_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_bench_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_searchbench_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_playbench_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_wac_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // The bench positions (FEN), fixed forever: the node count is a signature of the search.

@@ -14,8 +14,10 @@ int main(int argc, char** argv) {
     if (cmd == "perft") return knightly::uci::run_perft_command(rest, std::cout, std::cerr);
     if (cmd == "bench") return knightly::uci::run_bench_command(rest, std::cout, std::cerr);
     if (cmd == "searchbench") return knightly::uci::run_searchbench_command(rest, std::cout, std::cerr);
+    if (cmd == "playbench") return knightly::uci::run_playbench_command(rest, std::cout, std::cerr);
     if (cmd == "wac") return knightly::uci::run_wac_command(rest, std::cout, std::cerr);
-    std::cerr << "usage: knightly-engine [perft N [FEN] | bench [depth] | searchbench [s] | wac FILE [ms]]\n"
+    std::cerr << "usage: knightly-engine [perft N [FEN] | bench [depth] | searchbench [s] |\n"
+                 "                       playbench FILE [depth] [games] | wac FILE [ms]]\n"
                  "       without arguments: speaks UCI on stdin/stdout\n";
     return 2;
   }
