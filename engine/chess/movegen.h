@@ -112,10 +112,7 @@ __attribute__((always_inline)) inline void generate(const Position& pos, Sink& s
 
   const Bitboard their_rq = (pos.pieces(Rook) | pos.pieces(Queen)) & them;
   const Bitboard their_bq = (pos.pieces(Bishop) | pos.pieces(Queen)) & them;
-  const Bitboard checkers = (pawn_attacks(Us, ksq) & pos.pieces(Them, Pawn)) |
-                            (knight_attacks(ksq) & pos.pieces(Them, Knight)) |
-                            (rook_attacks<L>(ksq, occ) & their_rq) |
-                            (bishop_attacks<L>(ksq, occ) & their_bq);
+  const Bitboard checkers = pos.checkers();  // kept up to date by do_move
   // King moves: each target is tested with the king lifted off the board, so that a slider
   // checking along a line still covers the square behind the king. Testing the few targets
   // costs less than building the full map of attacked squares.

@@ -34,6 +34,11 @@ constexpr std::array<Key, 16> CastlingKeys = [] {
 
 constexpr std::string_view PieceChars = "PNBRQKpnbrqk";
 
+// Two aligned squares on one rank or file (else on a diagonal).
+inline bool aligned_straight(Square a, Square b) {
+  return rank_of(a) == rank_of(b) || file_of(a) == file_of(b);
+}
+
 std::vector<std::string_view> split_fields(std::string_view s) {
   std::vector<std::string_view> out;
   std::size_t i = 0;
@@ -256,6 +261,7 @@ std::expected<Position, FenError> Position::from_fen(std::string_view fen) {
   pos.states_.push_back(st);
   pos.states_.back().key = pos.compute_key();
   pos.states_.back().rep_key = pos.states_.back().key;
+  pos.states_.back().checkers = pos.compute_checkers();
   if (st.ep != NoSquare && !pos.ep_capture_legal())
     pos.states_.back().rep_key ^= zobrist::en_passant_key(file_of(st.ep));
   return pos;
@@ -374,6 +380,40 @@ void Position::do_move(Move m) {
   st.castling = cr;
   side_ = them;
   if (us == Black) ++fullmove_;
+  // Checkers: the moved piece giving direct check, and our slider behind `from` giving a
+  // discovered one, found with line and between tables (no slider lookup unless a slider of
+  // ours stands on the line). Castling and en passant move or remove a second piece: computed
+  // in full.
+  if (m.kind() == Move::Normal || m.kind() == Move::Promotion) {
+    const Square ksq = king_square(them);
+    const Bitboard occ = occupied();
+    const Bitboard rq = (pieces(Rook) | pieces(Queen)) & pieces(us);
+    const Bitboard bq = (pieces(Bishop) | pieces(Queen)) & pieces(us);
+    const Bitboard to_bb = square_bb(to);
+    Bitboard chk = 0;
+    switch (type_of(board_[to])) {
+      case Pawn: chk = pawn_attacks(them, ksq) & to_bb; break;
+      case Knight: chk = knight_attacks(ksq) & to_bb; break;
+      case King: break;
+      default:  // a slider: on a line with the king of its kind, nothing in between
+        if (line_bb(ksq, to) && (between_bb(ksq, to) & occ) == to_bb &&
+            (to_bb & (aligned_straight(ksq, to) ? rq : bq)))
+          chk = to_bb;
+        break;
+    }
+    // between_bb(ksq, s) ends at s: a slider of the right kind beyond `from`, nothing else
+    // in between, once `from` is empty.
+    if (Bitboard line = line_bb(ksq, from)) {
+      Bitboard sliders = (aligned_straight(ksq, from) ? rq : bq) & line & ~to_bb;
+      while (sliders) {
+        Square s = pop_lsb(sliders);
+        if ((between_bb(ksq, s) & occ) == square_bb(s)) chk |= square_bb(s);
+      }
+    }
+    st.checkers = chk;
+  } else {
+    st.checkers = compute_checkers();
+  }
   st.rep_key = st.key;
   states_.push_back(st);
   if (st.ep != NoSquare && !ep_capture_legal())
@@ -439,12 +479,8 @@ Bitboard Position::attackers_to(Square s, Bitboard occ) const {
          (bishop_attacks(s, occ) & (pieces(Bishop) | pieces(Queen)));
 }
 
-Bitboard Position::checkers() const {
+Bitboard Position::compute_checkers() const {
   return attackers_to(king_square(side_), occupied()) & pieces(~side_);
-}
-
-bool Position::in_check() const {
-  return checkers() != 0;
 }
 
 bool Position::is_capture(Move m) const {

@@ -60,7 +60,7 @@ class Position {
   Bitboard pieces(PieceType t) const { return by_type_[t]; }
   Bitboard occupied() const { return by_color_[0] | by_color_[1]; }
   Square king_square(Color c) const;
-  bool in_check() const;
+  bool in_check() const { return states_.back().checkers != 0; }
   Bitboard attackers_to(Square s, Bitboard occupied) const;  // both colours
   bool is_capture(Move m) const;
   Piece captured_piece(Move m) const;  // NoPiece if not a capture (en passant gives a pawn)
@@ -80,7 +80,9 @@ class Position {
   int repetition_count() const;  // how many times the current position occurred (1 = first)
   bool is_draw_by_repetition_in_search(int ply_from_root) const;  // 2-fold after root, for search
   bool insufficient_material() const;
-  Bitboard checkers() const;   // enemy pieces giving check to the side to move
+  // Enemy pieces giving check to the side to move: found once by do_move (the search and the
+  // move generator ask at every node).
+  Bitboard checkers() const { return states_.back().checkers; }
   Key repetition_key() const;  // key() with the ep square only when a legal capture exists
 
  private:
@@ -89,6 +91,7 @@ class Position {
   struct StateInfo {
     Key key = 0;      // Polyglot key: ep included when a pawn could capture pseudo-legally
     Key rep_key = 0;  // repetition key: ep included only when a legal capture exists
+    Bitboard checkers = 0;
     std::uint8_t castling = 0;
     Square ep = NoSquare;  // set only when a side-to-move pawn attacks it
     Piece captured = NoPiece;
@@ -102,6 +105,7 @@ class Position {
   void remove_piece(Square s);
   void move_piece(Square from, Square to);
   bool ep_capture_legal() const;  // a legal en-passant capture exists now
+  Bitboard compute_checkers() const;
 
   std::array<Piece, 64> board_{};
   std::array<Bitboard, 2> by_color_{};

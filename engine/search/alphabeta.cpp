@@ -191,20 +191,17 @@ int Worker::quiesce(int alpha, int beta, int ply) {
   if (ply > seldepth_) seldepth_ = ply;
   if (ply >= MaxPly) return evaluate();
   const bool in_check = pos_.in_check();
-  int best;
-  MoveList moves;
-  if (in_check) {
-    // Evasions, so that a mate at the horizon is seen as one.
-    moves = pos_.legal_moves();
-    if (moves.empty()) return -MateScore + ply;
-    best = -Infinity;
-  } else {
+  int best = -Infinity;
+  if (!in_check) {
     if (pos_.insufficient_material()) return 0;
     best = evaluate();
     if (best >= beta) return best;
     alpha = std::max(alpha, best);
-    moves = pos_.legal_captures();
   }
+  // In check: evasions, so that a mate at the horizon is seen as one. (Built in place: a
+  // MoveList assignment would copy it.)
+  MoveList moves = in_check ? pos_.legal_moves() : pos_.legal_captures();
+  if (in_check && moves.empty()) return -MateScore + ply;
   int scores[256];
   const bool ordering = config_.move_ordering;
   if (ordering) order_moves(moves, scores, Move::none(), ply, true);

@@ -14,14 +14,48 @@ constexpr int Value[6] = {100, 320, 330, 500, 900, 20000};
 
 }  // namespace
 
+// The swap algorithm of see() with the answer's sign as the only question (Stockfish's
+// see_ge): the exchange stops as soon as the side to capture can no longer change the sign,
+// which is usually after one or two captures. A king as the least valuable attacker goes to
+// see() itself, which lets kings capture into defended squares and scores that exactly.
 bool see_non_negative(const chess::Position& pos, chess::Move m) {
-  if (m.kind() == chess::Move::Normal) {
-    const chess::Piece captured = victim_of(pos, m);
-    if (captured != chess::NoPiece &&
-        Value[chess::type_of(captured)] >= Value[chess::type_of(pos.piece_on(m.from()))])
-      return true;
+  if (m.kind() != chess::Move::Normal) return see(pos, m) >= 0;
+  const chess::Square from = m.from(), to = m.to();
+  const chess::Piece moving = pos.piece_on(from);
+  const chess::Piece captured = pos.piece_on(to);
+  // swap: what the side that just captured stands to lose if it stops the sequence here
+  // (negative or zero: it cannot go below zero by stopping).
+  int swap = Value[chess::type_of(moving)] - (captured == chess::NoPiece ? 0 : Value[chess::type_of(captured)]);
+  if (swap <= 0) return true;
+  chess::Color stm = chess::color_of(moving);
+  Bitboard occ = pos.occupied() ^ (Bitboard(1) << from);
+  const Bitboard diagonal = pos.pieces(chess::Bishop) | pos.pieces(chess::Queen);
+  const Bitboard straight = pos.pieces(chess::Rook) | pos.pieces(chess::Queen);
+  Bitboard attackers = (chess::pawn_attacks(chess::White, to) & pos.pieces(chess::Black, chess::Pawn)) |
+                       (chess::pawn_attacks(chess::Black, to) & pos.pieces(chess::White, chess::Pawn)) |
+                       (chess::knight_attacks(to) & pos.pieces(chess::Knight)) |
+                       (chess::king_attacks(to) & pos.pieces(chess::King)) |
+                       (chess::rook_attacks(to, occ) & straight) | (chess::bishop_attacks(to, occ) & diagonal);
+  int res = 1;  // the answer if the side to capture next stops now
+  while (true) {
+    stm = ~stm;
+    attackers &= occ;
+    const Bitboard mine = attackers & pos.pieces(stm);
+    if (!mine) break;
+    res ^= 1;
+    int t = chess::Pawn;
+    Bitboard b = mine & pos.pieces(chess::Pawn);
+    while (!b) b = mine & pos.pieces(chess::PieceType(++t));
+    if (t == chess::King) return see(pos, m) >= 0;
+    if ((swap = Value[t] - swap) < res) break;
+    occ ^= b & (~b + 1);
+    // Only a line through the square the capturer left can open: diagonal behind a pawn or
+    // bishop, straight behind a rook, both behind a queen (never behind a knight).
+    if (t == chess::Pawn || t == chess::Bishop || t == chess::Queen)
+      attackers |= chess::bishop_attacks(to, occ) & diagonal;
+    if (t == chess::Rook || t == chess::Queen) attackers |= chess::rook_attacks(to, occ) & straight;
   }
-  return see(pos, m) >= 0;
+  return res != 0;
 }
 
 int see(const chess::Position& pos, chess::Move m) {

@@ -179,6 +179,10 @@ Move Worker::pick_root_move(const std::vector<RootMove>& moves) {
   return candidates[rng_.below(candidates.size())];
 }
 
+SearchInfo Worker::make_info_line(int depth, int score, const MoveList& pv) const {
+  return make_info(depth, score, std::vector<Move>(pv.begin(), pv.end()));
+}
+
 SearchInfo Worker::make_info(int depth, int score, std::vector<Move> pv) const {
   SearchInfo info;
   info.depth = depth;
@@ -220,10 +224,10 @@ SearchResult Worker::go(const chess::Position& pos, const Limits& limits, const 
     }
   }
   switch (config_.algorithm) {
-    case Algorithm::Random: r = go_random(); break;
-    case Algorithm::Greedy: r = go_greedy(); break;
+    case Algorithm::Random: r = go_random(legal); break;
+    case Algorithm::Greedy: r = go_greedy(legal); break;
     case Algorithm::Mcts: r = go_mcts(on_info); break;
-    default: r = go_depth_first(on_info); break;
+    default: r = go_depth_first(legal, on_info); break;
   }
   // Whatever happened, answer with a legal move.
   if (!legal.contains(r.best)) r.best = legal[0];
@@ -234,19 +238,18 @@ SearchResult Worker::go(const chess::Position& pos, const Limits& limits, const 
   return r;
 }
 
-SearchResult Worker::go_random() {
-  MoveList moves = pos_.legal_moves();
+SearchResult Worker::go_random(const MoveList& legal) {
   nodes_ = 1;
   SearchResult r;
-  r.best = moves[rng_.below(moves.size())];
+  r.best = legal[rng_.below(legal.size())];
   r.info = make_info(0, 0, {r.best});
   return r;
 }
 
 // EasyAI: every move scored by the evaluation of the position it leads to (mates and
 // stalemates exactly), the best one played.
-SearchResult Worker::go_greedy() {
-  MoveList moves = pos_.legal_moves();
+SearchResult Worker::go_greedy(const MoveList& legal) {
+  MoveList moves = legal;
   if (config_.shuffle) shuffle(moves);
   ++nodes_;
   std::vector<RootMove> root;
@@ -261,7 +264,10 @@ SearchResult Worker::go_greedy() {
     else
       s = -evaluate();
     unmake();
-    root.push_back({m, s, true, {m}});
+    RootMove& rm = root.emplace_back(m);
+    rm.score = s;
+    rm.exact = true;
+    rm.pv.push_back(m);
   }
   SearchResult r;
   r.best = pick_root_move(root);
@@ -271,12 +277,15 @@ SearchResult Worker::go_greedy() {
   return r;
 }
 
-SearchResult Worker::go_depth_first(const std::function<void(const SearchInfo&)>& on_info) {
-  std::vector<RootMove> root;
+SearchResult Worker::go_depth_first(const MoveList& legal, const std::function<void(const SearchInfo&)>& on_info) {
+  std::vector<RootMove>& root = root_;
+  std::vector<RootMove>& completed = completed_;
+  root.clear();
+  completed.clear();
   {
-    MoveList moves = pos_.legal_moves();
+    MoveList moves = legal;
     if (config_.shuffle) shuffle(moves);
-    for (Move m : moves) root.push_back(RootMove{m, -Infinity, false, {}});
+    for (Move m : moves) root.emplace_back(m);
   }
   const bool alphabeta = config_.algorithm == Algorithm::AlphaBeta;
   const bool open_ended = limits_.infinite || budget_.limited() || limits_.nodes > 0;
@@ -287,7 +296,6 @@ SearchResult Worker::go_depth_first(const std::function<void(const SearchInfo&)>
 
   SearchResult r;
   r.best = root.front().move;
-  std::vector<RootMove> completed;
   Move prev_best;
   int prev_score = 0;
   bool partial_override = false;
@@ -332,7 +340,7 @@ SearchResult Worker::go_depth_first(const std::function<void(const SearchInfo&)>
         if (root[i].exact && (!best || root[i].score > best->score)) best = &root[i];
       if (best && (completed.empty() || (alphabeta && best->move != prev_best && best->score > prev_score))) {
         r.best = best->move;
-        r.info = make_info(depth, best->score, best->pv);
+        r.info = make_info_line(depth, best->score, best->pv);
         partial_override = true;
       }
       break;
@@ -345,7 +353,7 @@ SearchResult Worker::go_depth_first(const std::function<void(const SearchInfo&)>
     prev_best = best->move;
     prev_score = best->score;
     r.best = best->move;
-    r.info = make_info(depth, best->score, best->pv);
+    r.info = make_info_line(depth, best->score, best->pv);
     if (on_info) on_info(r.info);
     if (!limits_.infinite && is_mate_score(best->score) && MateScore - std::abs(best->score) <= depth)
       break;
@@ -358,7 +366,8 @@ SearchResult Worker::go_depth_first(const std::function<void(const SearchInfo&)>
     Move chosen = pick_root_move(completed);
     if (chosen != r.best) {
       for (const auto& rm : completed)
-        if (rm.move == chosen) r.info.pv = rm.pv.empty() ? std::vector<Move>{chosen} : rm.pv;
+        if (rm.move == chosen)
+          r.info.pv = rm.pv.empty() ? std::vector<Move>{chosen} : std::vector<Move>(rm.pv.begin(), rm.pv.end());
       r.best = chosen;
     }
   }
@@ -406,7 +415,8 @@ int Worker::search_root(int depth, std::vector<RootMove>& root, int alpha, int b
     rm.exact = score > a && score < beta;
     if (config_.algorithm != Algorithm::AlphaBeta) rm.exact = true;  // no window: always exact
     if (rm.exact) {
-      rm.pv.assign(1, rm.move);
+      rm.pv.clear();
+      rm.pv.push_back(rm.move);
       for (int p = 1; p < pv_len_[1]; ++p) rm.pv.push_back(pv_[1][p]);
     }
     best = std::max(best, score);

@@ -38,11 +38,16 @@ class Worker {
                   const std::function<void(const SearchInfo&)>& on_info);
 
  private:
+  // The line is kept in a MoveList, whose copy copies only the moves in use: the root list is
+  // copied after every iteration and must not allocate.
   struct RootMove {
+    // User-provided, so that emplace_back does not zero the whole MoveList first.
+    RootMove() {}
+    explicit RootMove(chess::Move m) : move(m) {}
     chess::Move move;
     int score = -Infinity;
     bool exact = false;  // score is exact (not a fail-low bound)
-    std::vector<chess::Move> pv;
+    chess::MoveList pv;
   };
 
   // Limits and clock
@@ -50,6 +55,7 @@ class Worker {
   std::int64_t elapsed_ms() const;
   void reset_counters();
   SearchInfo make_info(int depth, int score, std::vector<chess::Move> pv) const;
+  SearchInfo make_info_line(int depth, int score, const chess::MoveList& pv) const;
 
   // Shared node logic
   int evaluate();        // side to move, with EvalNoise
@@ -59,9 +65,10 @@ class Worker {
   chess::Move pick_root_move(const std::vector<RootMove>& moves);
 
   // Algorithms
-  SearchResult go_random();
-  SearchResult go_greedy();
-  SearchResult go_depth_first(const std::function<void(const SearchInfo&)>& on_info);
+  // Each takes the root's legal moves (not empty), generated once by go().
+  SearchResult go_random(const chess::MoveList& legal);
+  SearchResult go_greedy(const chess::MoveList& legal);
+  SearchResult go_depth_first(const chess::MoveList& legal, const std::function<void(const SearchInfo&)>& on_info);
   SearchResult go_mcts(const std::function<void(const SearchInfo&)>& on_info);
 
   // One iteration at `depth` over the root moves; returns how many root moves were finished.
@@ -123,6 +130,10 @@ class Worker {
   std::array<std::array<chess::Move, MaxPly + 1>, MaxPly + 1> pv_{};
   std::array<int, MaxPly + 1> pv_len_{};
   std::vector<MctsNode> tree_;
+  // Root lists of the depth-first searches, kept between searches so that their storage is
+  // reused: `completed_` is the last finished iteration.
+  std::vector<RootMove> root_;
+  std::vector<RootMove> completed_;
 
   struct Tracked {
     chess::Key key = 0;
