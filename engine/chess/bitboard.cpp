@@ -168,6 +168,10 @@ Tables::Tables() {
   init_magics(rook, rook_table, rook_pext_table, RookDeltas, RookMagics);
   init_magics(bishop, bishop_table, bishop_pext_table, BishopDeltas, BishopMagics);
   detect_cpu(has_popcnt, fast_pext);
+  for (int s = 0; s < 64; ++s) {
+    rook_pseudo[s] = sliding_attack(RookDeltas, Square(s), 0);
+    bishop_pseudo[s] = sliding_attack(BishopDeltas, Square(s), 0);
+  }
   for (int a = 0; a < 64; ++a)
     for (int b = 0; b < 64; ++b) {
       Square sa = Square(a), sb = Square(b);

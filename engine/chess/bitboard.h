@@ -76,6 +76,8 @@ struct Tables {
   Bitboard pawn_attacks[2][64];
   Bitboard knight[64];
   Bitboard king[64];
+  Bitboard rook_pseudo[64];    // slider attacks on an empty board
+  Bitboard bishop_pseudo[64];
   Magic rook[64];
   Magic bishop[64];
   Bitboard between[64][64];  // squares strictly between two aligned squares, plus the second
@@ -116,6 +118,13 @@ inline Bitboard knight_attacks(Square s) {
 }
 inline Bitboard king_attacks(Square s) {
   return detail::tables.king[s];
+}
+// Slider attacks on an empty board: every square a slider could ever reach from s.
+inline Bitboard rook_pseudo_attacks(Square s) {
+  return detail::tables.rook_pseudo[s];
+}
+inline Bitboard bishop_pseudo_attacks(Square s) {
+  return detail::tables.bishop_pseudo[s];
 }
 inline Bitboard bishop_attacks(Square s, Bitboard occupied) {
   const detail::Magic& m = detail::tables.bishop[s];

@@ -138,7 +138,7 @@ __attribute__((always_inline)) inline void generate(const Position& pos, Sink& s
 
   // Pinned pieces: ours alone between our king and an enemy slider on a line with it.
   Bitboard pinned = 0;
-  Bitboard snipers = (rook_attacks<L>(ksq, 0) & their_rq) | (bishop_attacks<L>(ksq, 0) & their_bq);
+  Bitboard snipers = (rook_pseudo_attacks(ksq) & their_rq) | (bishop_pseudo_attacks(ksq) & their_bq);
   while (snipers) {
     Square s = pop_lsb(snipers);
     Bitboard b = between_bb(ksq, s) & ~square_bb(s) & occ;
@@ -216,6 +216,9 @@ __attribute__((always_inline)) inline void generate(const Position& pos, Sink& s
   b = (pos.pieces(Us, Bishop) | pos.pieces(Us, Queen)) & us;
   while (b) {
     Square from = pop_lsb(b);
+    // Captures: no lookup for a slider with no target on its lines at all.
+    if constexpr (M == Mode::Captures)
+      if (!(bishop_pseudo_attacks(from) & target)) continue;
     Bitboard t = bishop_attacks<L>(from, occ) & target;
     if (square_bb(from) & pinned) t &= line_bb(ksq, from);
     sink.piece_moves(from, t);
@@ -224,6 +227,8 @@ __attribute__((always_inline)) inline void generate(const Position& pos, Sink& s
   b &= us;
   while (b) {
     Square from = pop_lsb(b);
+    if constexpr (M == Mode::Captures)
+      if (!(rook_pseudo_attacks(from) & target)) continue;
     Bitboard t = rook_attacks<L>(from, occ) & target;
     if (square_bb(from) & pinned) t &= line_bb(ksq, from);
     // Queens come through both loops: diagonal moves above, orthogonal ones here.
