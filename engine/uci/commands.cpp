@@ -245,12 +245,10 @@ int run_playbench_command(const std::vector<std::string>& args, std::ostream& ou
     err << "error: cannot open " << args[0] << "\n";
     return 2;
   }
-  std::vector<chess::Position> book;
+  std::vector<std::string> book;
   std::string line;
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (auto epd = chess::parse_epd(line)) book.push_back(epd->position);
-  }
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) book.push_back(line);
   if (book.empty()) {
     err << "error: no position in " << args[0] << "\n";
     return 2;
@@ -264,7 +262,13 @@ int run_playbench_command(const std::vector<std::string>& args, std::ostream& ou
   std::uint64_t nodes = 0, searches = 0;
   std::int64_t ns = 0;
   for (int g = 0; g < games; ++g) {
-    chess::Position pos = book[std::size_t(g) * book.size() / std::size_t(games)];
+    const std::string& opening = book[std::size_t(g) * book.size() / std::size_t(games)];
+    auto epd = chess::parse_epd(opening);
+    if (!epd) {
+      err << "error: bad opening '" << opening << "': " << epd.error().message << "\n";
+      return 2;
+    }
+    chess::Position pos = epd->position;
     side[0].new_game();
     side[1].new_game();
     for (int ply = 0; ply < 400 && pos.game_end() == chess::GameEnd::None; ++ply) {
