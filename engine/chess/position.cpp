@@ -328,8 +328,10 @@ bool Position::is_legal(Move m) const {
 }
 
 void Position::do_move(Move m) {
-  const StateInfo& prev = states_.back();
-  StateInfo st;
+  // The new state is built in place on the stack of states.
+  if (states_.size() == states_.capacity()) states_.reserve(2 * states_.size());
+  StateInfo& st = states_.emplace_back();
+  const StateInfo& prev = (&st)[-1];
   st.key = prev.key ^ zobrist::turn_key();
   st.castling = prev.castling;
   st.halfmove = prev.halfmove + 1;
@@ -415,9 +417,7 @@ void Position::do_move(Move m) {
     st.checkers = compute_checkers();
   }
   st.rep_key = st.key;
-  states_.push_back(st);
-  if (st.ep != NoSquare && !ep_capture_legal())
-    states_.back().rep_key ^= zobrist::en_passant_key(file_of(st.ep));
+  if (st.ep != NoSquare && !ep_capture_legal()) st.rep_key ^= zobrist::en_passant_key(file_of(st.ep));
 }
 
 void Position::undo_move() {
@@ -540,12 +540,6 @@ bool Position::gives_check(Move m) const {
   return (rook_attacks(ksq, occ) & rq) || (bishop_attacks(ksq, occ) & bq);
 }
 
-Key Position::key() const {
-  return states_.back().key;
-}
-Key Position::repetition_key() const {
-  return states_.back().rep_key;
-}
 
 Key Position::compute_key() const {
   Key k = 0;
@@ -557,15 +551,6 @@ Key Position::compute_key() const {
   return k;
 }
 
-std::uint8_t Position::castling_rights() const {
-  return states_.back().castling;
-}
-Square Position::ep_square() const {
-  return states_.back().ep;
-}
-int Position::halfmove_clock() const {
-  return states_.back().halfmove;
-}
 int Position::fullmove_number() const {
   return fullmove_;
 }

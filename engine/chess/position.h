@@ -65,11 +65,12 @@ class Position {
   bool is_capture(Move m) const;
   Piece captured_piece(Move m) const;  // NoPiece if not a capture (en passant gives a pawn)
   bool gives_check(Move m) const;
-  Key key() const;          // Zobrist key, Polyglot-compatible (ep only when capturable)
+  // Zobrist key, Polyglot-compatible (ep only when capturable)
+  Key key() const { return states_.back().key; }
   Key compute_key() const;  // from scratch, for tests
-  std::uint8_t castling_rights() const;
-  Square ep_square() const;  // NoSquare if none
-  int halfmove_clock() const;
+  std::uint8_t castling_rights() const { return states_.back().castling; }
+  Square ep_square() const { return states_.back().ep; }  // NoSquare if none
+  int halfmove_clock() const { return states_.back().halfmove; }
   int fullmove_number() const;
   int game_ply() const;    // half-moves since the root FEN position, via do_move
   Move last_move() const;  // Move::none() at the root
@@ -83,7 +84,8 @@ class Position {
   // Enemy pieces giving check to the side to move: found once by do_move (the search and the
   // move generator ask at every node).
   Bitboard checkers() const { return states_.back().checkers; }
-  Key repetition_key() const;  // key() with the ep square only when a legal capture exists
+  // key() with the ep square only when a legal capture exists
+  Key repetition_key() const { return states_.back().rep_key; }
 
  private:
   // Representation is the chess module's to choose; the public members above are the API

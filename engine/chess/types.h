@@ -21,11 +21,15 @@ enum Piece : std::uint8_t { NoPiece = 12 };
 constexpr Piece make_piece(Color c, PieceType t) {
   return Piece(c * 6 + t);
 }
+// Looked up rather than divided by 6: make/unmake and the move generator ask at every step.
+inline constexpr std::uint8_t PieceColorOf[13] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2};
+inline constexpr PieceType PieceTypeOf[13] = {Pawn, Knight, Bishop, Rook, Queen, King,       //
+                                              Pawn, Knight, Bishop, Rook, Queen, King, NoPieceType};
 constexpr Color color_of(Piece p) {
-  return Color(p / 6);
+  return Color(PieceColorOf[p]);
 }
 constexpr PieceType type_of(Piece p) {
-  return p == NoPiece ? NoPieceType : PieceType(p % 6);
+  return PieceTypeOf[p];
 }
 
 // Squares a1 = 0, b1 = 1, ..., h8 = 63. NoSquare = 64.

@@ -14,18 +14,20 @@ constexpr int Value[6] = {100, 320, 330, 500, 900, 20000};
 
 }  // namespace
 
-// The swap algorithm of see() with the answer's sign as the only question (Stockfish's
-// see_ge): the exchange stops as soon as the side to capture can no longer change the sign,
-// which is usually after one or two captures. A king as the least valuable attacker goes to
-// see() itself, which lets kings capture into defended squares and scores that exactly.
-bool see_non_negative(const chess::Position& pos, chess::Move m) {
-  if (m.kind() != chess::Move::Normal) return see(pos, m) >= 0;
+// The swap algorithm of see() with only a comparison to answer (Stockfish's see_ge): the
+// exchange stops as soon as the side to capture can no longer change the answer, which is
+// usually after one or two captures. A king as the least valuable attacker goes to see()
+// itself, which lets kings capture into defended squares and scores that exactly.
+bool see_ge(const chess::Position& pos, chess::Move m, int threshold) {
+  if (m.kind() != chess::Move::Normal) return see(pos, m) >= threshold;
   const chess::Square from = m.from(), to = m.to();
   const chess::Piece moving = pos.piece_on(from);
   const chess::Piece captured = pos.piece_on(to);
-  // swap: what the side that just captured stands to lose if it stops the sequence here
-  // (negative or zero: it cannot go below zero by stopping).
-  int swap = Value[chess::type_of(moving)] - (captured == chess::NoPiece ? 0 : Value[chess::type_of(captured)]);
+  // swap: how far the side that just captured is above the threshold if the sequence stops
+  // here, then (negated) what it stands to lose if its piece is taken.
+  int swap = (captured == chess::NoPiece ? 0 : Value[chess::type_of(captured)]) - threshold;
+  if (swap < 0) return false;
+  swap = Value[chess::type_of(moving)] - swap;
   if (swap <= 0) return true;
   chess::Color stm = chess::color_of(moving);
   Bitboard occ = pos.occupied() ^ (Bitboard(1) << from);
@@ -46,7 +48,7 @@ bool see_non_negative(const chess::Position& pos, chess::Move m) {
     int t = chess::Pawn;
     Bitboard b = mine & pos.pieces(chess::Pawn);
     while (!b) b = mine & pos.pieces(chess::PieceType(++t));
-    if (t == chess::King) return see(pos, m) >= 0;
+    if (t == chess::King) return see(pos, m) >= threshold;
     if ((swap = Value[t] - swap) < res) break;
     occ ^= b & (~b + 1);
     // Only a line through the square the capturer left can open: diagonal behind a pawn or

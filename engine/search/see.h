@@ -14,8 +14,10 @@ inline chess::Piece victim_of(const chess::Position& pos, chess::Move m) {
   if (m.kind() == chess::Move::Castling) return chess::NoPiece;
   return pos.piece_on(m.to());
 }
-// see(pos, m) >= 0, answered at once when the victim is worth at least the capturer (the
-// capturer can always stop after losing its piece, so see() >= victim - capturer).
-bool see_non_negative(const chess::Position& pos, chess::Move m);
+// see(pos, m) >= threshold, answered without playing out the whole exchange.
+bool see_ge(const chess::Position& pos, chess::Move m, int threshold);
+inline bool see_non_negative(const chess::Position& pos, chess::Move m) {
+  return see_ge(pos, m, 0);
+}
 
 }  // namespace knightly::search

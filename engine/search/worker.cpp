@@ -285,6 +285,35 @@ SearchResult Worker::go_depth_first(const MoveList& legal, const std::function<v
   {
     MoveList moves = legal;
     if (config_.shuffle) shuffle(moves);
+    if (config_.algorithm == Algorithm::AlphaBeta && config_.move_ordering) {
+      // The first iteration's order, as at any node: TT move, captures and promotions by
+      // MVV-LVA, killers, history; a stable sort keeps the generator's order among equals.
+      Move tt_move;
+      if (tt_.enabled())
+        if (const TTEntry* e = tt_.probe(pos_.key())) tt_move = e->move;
+      // Equals (quiet moves with no history, as in a game's first searches) by what the move
+      // gains on the piece-square tables: at depth 1 a good quiet move searched first lets
+      // every worse one fail at the reply's stand-pat score.
+      int scores[256];
+      order_moves(moves, scores, tt_move, 0, false);
+      const eval::PieceSums sums = tracked_[0].sums;
+      const int sign = pos_.side_to_move() == chess::White ? 1 : -1;
+      // One key per move: score, then gain, then the generator's order (so the sort is stable).
+      std::int64_t keys[256];
+      const std::size_t n = moves.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        const int gain = std::clamp(sign * (eval::piece_sums_after(pos_, sums, moves[i]).pst - sums.pst), -30000, 30000);
+        keys[i] = (std::int64_t(scores[i]) << 24) + (std::int64_t(gain + 32768) << 8) + std::int64_t(255 - i);
+      }
+      for (std::size_t i = 1; i < n; ++i) {
+        const std::int64_t k = keys[i];
+        std::size_t j = i;
+        for (; j > 0 && keys[j - 1] < k; --j) keys[j] = keys[j - 1];
+        keys[j] = k;
+      }
+      const MoveList generated = moves;
+      for (std::size_t i = 0; i < n; ++i) moves[i] = generated[255 - (keys[i] & 255)];
+    }
     for (Move m : moves) root.emplace_back(m);
   }
   const bool alphabeta = config_.algorithm == Algorithm::AlphaBeta;

@@ -77,7 +77,7 @@ class Worker {
   int minimax_min(int depth, int ply);  // Black to move, scores from White's view
   int negamax(int depth, int ply);
   int alphabeta(int depth, int alpha, int beta, int ply, bool null_ok);
-  int quiesce(int alpha, int beta, int ply);
+  int quiesce(int alpha, int beta, int ply, int qply = 0);  // qply: plies into quiescence
   void order_moves(chess::MoveList& moves, int* scores, chess::Move tt_move, int ply, bool captures_only);
   void update_pv(int ply, chess::Move m);
 

@@ -83,7 +83,7 @@ int reference_see(const chess::Position& pos, chess::Move m) {
 
 }  // namespace
 
-TEST_CASE("SEE matches the reference swap algorithm on every move of perft.epd and wac.epd") {
+TEST_CASE("SEE and see_ge match the reference swap algorithm on every move of perft.epd and wac.epd") {
   long moves = 0, negative = 0, shortcut = 0;
   for (const char* file : {"perft.epd", "wac.epd"}) {
     std::ifstream in(test::data_path(file));
@@ -109,6 +109,9 @@ TEST_CASE("SEE matches the reference swap algorithm on every move of perft.epd a
           REQUIRE(search::see(p, m) == expected);
           const bool fast = search::see_non_negative(p, m);
           REQUIRE(fast == (expected >= 0));
+          // see_ge stops the exchange early: the answer must not depend on where.
+          for (int threshold : {-330, -100, 1, 100, 221, 500})
+            REQUIRE(search::see_ge(p, m, threshold) == (expected >= threshold));
           ++moves;
           negative += expected < 0;
           shortcut += p.captured_piece(m) != chess::NoPiece && fast;
