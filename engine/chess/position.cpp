@@ -34,10 +34,6 @@ constexpr std::array<Key, 16> CastlingKeys = [] {
 
 constexpr std::string_view PieceChars = "PNBRQKpnbrqk";
 
-// Two aligned squares on one rank or file (else on a diagonal).
-inline bool aligned_straight(Square a, Square b) {
-  return rank_of(a) == rank_of(b) || file_of(a) == file_of(b);
-}
 
 std::vector<std::string_view> split_fields(std::string_view s) {
   std::vector<std::string_view> out;
@@ -382,35 +378,32 @@ void Position::do_move(Move m) {
   st.castling = cr;
   side_ = them;
   if (us == Black) ++fullmove_;
-  // Checkers: the moved piece giving direct check, and our slider behind `from` giving a
-  // discovered one, found with line and between tables (no slider lookup unless a slider of
-  // ours stands on the line). Castling and en passant move or remove a second piece: computed
-  // in full.
+  // Checkers: the moved piece giving direct check, and our sliders behind `from` giving a
+  // discovered one. Only sliders on the king's lines (empty-board tables) are looked at, each
+  // with one between-table test: no attack lookup. Castling and en passant move or remove a
+  // second piece: computed in full.
   if (m.kind() == Move::Normal || m.kind() == Move::Promotion) {
     const Square ksq = king_square(them);
     const Bitboard occ = occupied();
-    const Bitboard rq = (pieces(Rook) | pieces(Queen)) & pieces(us);
-    const Bitboard bq = (pieces(Bishop) | pieces(Queen)) & pieces(us);
-    const Bitboard to_bb = square_bb(to);
+    const Bitboard rook_lines = rook_pseudo_attacks(ksq), bishop_lines = bishop_pseudo_attacks(ksq);
+    // Our sliders on the king's lines of their kind; between_bb(ksq, s) ends at s, so a
+    // slider checks when that is all it holds.
+    Bitboard sliders = (((pieces(Rook) | pieces(Queen)) & rook_lines) |
+                        ((pieces(Bishop) | pieces(Queen)) & bishop_lines)) &
+                       pieces(us);
+    const Bitboard to_bb = square_bb(to), from_bb = square_bb(from);
     Bitboard chk = 0;
     switch (type_of(board_[to])) {
       case Pawn: chk = pawn_attacks(them, ksq) & to_bb; break;
       case Knight: chk = knight_attacks(ksq) & to_bb; break;
-      case King: break;
-      default:  // a slider: on a line with the king of its kind, nothing in between
-        if (line_bb(ksq, to) && (between_bb(ksq, to) & occ) == to_bb &&
-            (to_bb & (aligned_straight(ksq, to) ? rq : bq)))
-          chk = to_bb;
-        break;
+      default: break;  // a slider is among `sliders` if it can check; a king never checks
     }
-    // between_bb(ksq, s) ends at s: a slider of the right kind beyond `from`, nothing else
-    // in between, once `from` is empty.
-    if (Bitboard line = line_bb(ksq, from)) {
-      Bitboard sliders = (aligned_straight(ksq, from) ? rq : bq) & line & ~to_bb;
-      while (sliders) {
-        Square s = pop_lsb(sliders);
-        if ((between_bb(ksq, s) & occ) == square_bb(s)) chk |= square_bb(s);
-      }
+    // Sliders that can check now: the one that moved, and those `from` stood in front of.
+    sliders &= to_bb | ((rook_lines | bishop_lines) & from_bb ? ~Bitboard(0) : 0);
+    while (sliders) {
+      const Square s = pop_lsb(sliders);
+      const Bitboard between = between_bb(ksq, s);
+      if ((square_bb(s) == to_bb || (between & from_bb)) && (between & occ) == square_bb(s)) chk |= square_bb(s);
     }
     st.checkers = chk;
   } else {
