@@ -579,8 +579,7 @@ bool Position::is_draw_by_repetition_in_search(int ply_from_root) const {
   return false;
 }
 
-bool Position::insufficient_material() const {
-  if (pieces(Pawn) | pieces(Rook) | pieces(Queen)) return false;
+bool Position::insufficient_minor_material() const {
   Bitboard minors = pieces(Knight) | pieces(Bishop);
   if (!more_than_one(minors)) return true;  // K v K, K+minor v K
   // Only bishops, all on squares of one colour: no mate is possible.

@@ -80,7 +80,9 @@ class Position {
   GameEnd game_end() const;
   int repetition_count() const;  // how many times the current position occurred (1 = first)
   bool is_draw_by_repetition_in_search(int ply_from_root) const;  // 2-fold after root, for search
-  bool insufficient_material() const;
+  bool insufficient_material() const {  // inline: the search asks at every node
+    return !(pieces(Pawn) | pieces(Rook) | pieces(Queen)) && insufficient_minor_material();
+  }
   // Enemy pieces giving check to the side to move: found once by do_move (the search and the
   // move generator ask at every node).
   Bitboard checkers() const { return states_.back().checkers; }
@@ -107,6 +109,7 @@ class Position {
   void remove_piece(Square s);
   void move_piece(Square from, Square to);
   bool ep_capture_legal() const;  // a legal en-passant capture exists now
+  bool insufficient_minor_material() const;  // insufficient_material() with only minors left
   Bitboard compute_checkers() const;
 
   std::array<Piece, 64> board_{};

@@ -279,7 +279,10 @@ SearchResult Worker::go_greedy(const MoveList& legal) {
 
 SearchResult Worker::go_depth_first(const MoveList& legal, const std::function<void(const SearchInfo&)>& on_info) {
   std::vector<RootMove>& root = root_;
+  // The last finished iteration: `root` itself until the next iteration starts, then a copy
+  // (made only then: a search that stops after its last iteration copies nothing).
   std::vector<RootMove>& completed = completed_;
+  bool have_completed = false, root_is_completed = false;
   root.clear();
   completed.clear();
   {
@@ -330,7 +333,11 @@ SearchResult Worker::go_depth_first(const MoveList& legal, const std::function<v
   bool partial_override = false;
   for (int depth = first_depth; depth <= max_depth; ++depth) {
     seldepth_ = 0;
-    if (alphabeta && config_.move_ordering && !completed.empty()) {
+    if (root_is_completed) {
+      have_completed = root_is_completed = true;
+      root_is_completed = false;
+    }
+    if (alphabeta && config_.move_ordering && have_completed) {
       // Previous best first, then by the previous iteration's scores.
       std::stable_sort(root.begin(), root.end(), [&](const RootMove& a, const RootMove& b) {
         if (a.move == prev_best) return b.move != prev_best;
@@ -367,14 +374,14 @@ SearchResult Worker::go_depth_first(const MoveList& legal, const std::function<v
       const RootMove* best = nullptr;
       for (int i = 0; i < done; ++i)
         if (root[i].exact && (!best || root[i].score > best->score)) best = &root[i];
-      if (best && (completed.empty() || (alphabeta && best->move != prev_best && best->score > prev_score))) {
+      if (best && (!have_completed || (alphabeta && best->move != prev_best && best->score > prev_score))) {
         r.best = best->move;
         r.info = make_info_line(depth, best->score, best->pv);
         partial_override = true;
       }
       break;
     }
-    completed = root;
+    have_completed = root_is_completed = true;
     const RootMove* best = nullptr;
     for (const auto& rm : root)
       if (rm.exact && (!best || rm.score > best->score)) best = &rm;
@@ -391,10 +398,11 @@ SearchResult Worker::go_depth_first(const MoveList& legal, const std::function<v
       if (budget_.soft_ms == budget_.hard_ms ? e >= budget_.soft_ms : e >= budget_.soft_ms * 6 / 10) break;
     }
   }
-  if (!completed.empty() && !partial_override) {
-    Move chosen = pick_root_move(completed);
+  const std::vector<RootMove>& last = root_is_completed ? root : completed;
+  if (have_completed && !partial_override) {
+    Move chosen = pick_root_move(last);
     if (chosen != r.best) {
-      for (const auto& rm : completed)
+      for (const auto& rm : last)
         if (rm.move == chosen)
           r.info.pv = rm.pv.empty() ? std::vector<Move>{chosen} : std::vector<Move>(rm.pv.begin(), rm.pv.end());
       r.best = chosen;
