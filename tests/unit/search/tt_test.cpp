@@ -1,5 +1,5 @@
 // The transposition table's game stamp: a new game is O(1) yet never sees an entry of an
-// earlier game, including when the 8-bit stamp comes round again after 256 games.
+// earlier game, including when the 16-bit stamp comes round again after 65536 games.
 #include <catch2/catch.hpp>
 
 #include "engine/search/tt.h"
@@ -16,7 +16,7 @@ chess::Key key_of(int game, int i) {
 
 }  // namespace
 
-TEST_CASE("TT: entries live for their game only, across the stamp's wrap-around") {
+TEST_CASE("TT: entries live for their game only") {
   TranspositionTable tt;
   tt.resize(1);
   REQUIRE(tt.enabled());
@@ -54,4 +54,45 @@ TEST_CASE("TT: an entry of an old game does not lend its move to a new one") {
   CHECK(e->move.is_none());
   CHECK(e->score == 20);
   CHECK(e->depth == 1);
+}
+
+TEST_CASE("TT: the game stamp coming round wipes the table for real") {
+  TranspositionTable tt;
+  tt.resize(1);
+  const chess::Move m(chess::Square(12), chess::Square(28));
+  tt.new_search();
+  for (int i = 0; i < 500; ++i) tt.store(key_of(0, i), 3, i, Bound::Exact, m);
+  // 65535 games later the stamp is one short of coming round: still nothing visible.
+  for (int g = 0; g < 65535; ++g) tt.new_game();
+  for (int i = 0; i < 500; ++i) REQUIRE_FALSE(tt.probe(key_of(0, i)));
+  // Stores in the last game before the wrap, then the wrap itself (stamp 0 again, as in
+  // game 0): neither the entries of game 0 nor those of the game just ended come back.
+  tt.new_search();
+  for (int i = 0; i < 500; ++i) tt.store(key_of(1, i), 4, i, Bound::Exact, m);
+  REQUIRE(tt.probe(key_of(1, 7)));
+  tt.new_game();
+  for (int i = 0; i < 500; ++i) {
+    REQUIRE_FALSE(tt.probe(key_of(0, i)));
+    REQUIRE_FALSE(tt.probe(key_of(1, i)));
+  }
+  // The table works after the wipe.
+  tt.new_search();
+  tt.store(key_of(2, 0), 2, 42, Bound::Lower, m);
+  const search::TTEntry* e = tt.probe(key_of(2, 0));
+  REQUIRE(e);
+  CHECK(e->score == 42);
+  CHECK(e->bound == Bound::Lower);
+}
+
+TEST_CASE("TT: keys that share their low 48 bits in different buckets stay apart") {
+  TranspositionTable tt;
+  tt.resize(1);
+  const chess::Key a = 0x0000123456789abcULL;
+  const chess::Key b = a | (0xfedcULL << 48);  // same low bits, another bucket (high bits)
+  tt.new_search();
+  tt.store(a, 3, 11, Bound::Exact, chess::Move::none());
+  const search::TTEntry* e = tt.probe(a);
+  REQUIRE(e);
+  CHECK(e->score == 11);
+  CHECK_FALSE(tt.probe(b));
 }
