@@ -114,6 +114,17 @@ void Worker::make(Move m) {
   }
 }
 
+void Worker::make(Move m, const eval::PieceSums& sums) {
+  if (untracked_ == 0 && tracked_top_ + 1 < int(tracked_.size()) &&
+      tracked_[tracked_top_].key == pos_.key()) {
+    pos_.do_move(m);
+    tracked_[++tracked_top_] = {pos_.key(), sums};
+  } else {
+    pos_.do_move(m);
+    ++untracked_;
+  }
+}
+
 void Worker::unmake() {
   pos_.undo_move();
   if (untracked_ > 0)
@@ -288,6 +299,14 @@ SearchResult Worker::go_depth_first(const MoveList& legal, const std::function<v
   {
     MoveList moves = legal;
     if (config_.shuffle) shuffle(moves);
+    const std::size_t n = moves.size();
+    // The evaluation's piece sums after each root move: for the ordering below, and kept in
+    // the RootMove so that the root's make does not work them out again.
+    const eval::PieceSums sums = tracked_[0].sums;
+    eval::PieceSums after[256];
+    for (std::size_t i = 0; i < n; ++i) after[i] = eval::piece_sums_after(pos_, sums, moves[i]);
+    std::uint8_t order[256];
+    for (std::size_t i = 0; i < n; ++i) order[i] = std::uint8_t(i);
     if (config_.algorithm == Algorithm::AlphaBeta && config_.move_ordering) {
       // The first iteration's order, as at any node: TT move, captures and promotions by
       // MVV-LVA, killers, history; a stable sort keeps the generator's order among equals.
@@ -299,13 +318,11 @@ SearchResult Worker::go_depth_first(const MoveList& legal, const std::function<v
       // every worse one fail at the reply's stand-pat score.
       int scores[256];
       order_moves(moves, scores, tt_move, 0, false);
-      const eval::PieceSums sums = tracked_[0].sums;
       const int sign = pos_.side_to_move() == chess::White ? 1 : -1;
       // One key per move: score, then gain, then the generator's order (so the sort is stable).
       std::int64_t keys[256];
-      const std::size_t n = moves.size();
       for (std::size_t i = 0; i < n; ++i) {
-        const int gain = std::clamp(sign * (eval::piece_sums_after(pos_, sums, moves[i]).pst - sums.pst), -30000, 30000);
+        const int gain = std::clamp(sign * (after[i].pst - sums.pst), -30000, 30000);
         keys[i] = (std::int64_t(scores[i]) << 24) + (std::int64_t(gain + 32768) << 8) + std::int64_t(255 - i);
       }
       for (std::size_t i = 1; i < n; ++i) {
@@ -314,10 +331,9 @@ SearchResult Worker::go_depth_first(const MoveList& legal, const std::function<v
         for (; j > 0 && keys[j - 1] < k; --j) keys[j] = keys[j - 1];
         keys[j] = k;
       }
-      const MoveList generated = moves;
-      for (std::size_t i = 0; i < n; ++i) moves[i] = generated[255 - (keys[i] & 255)];
+      for (std::size_t i = 0; i < n; ++i) order[i] = std::uint8_t(255 - (keys[i] & 255));
     }
-    for (Move m : moves) root.emplace_back(m);
+    for (std::size_t i = 0; i < n; ++i) root.emplace_back(moves[order[i]]).sums = after[order[i]];
   }
   const bool alphabeta = config_.algorithm == Algorithm::AlphaBeta;
   const bool open_ended = limits_.infinite || budget_.limited() || limits_.nodes > 0;
@@ -334,7 +350,7 @@ SearchResult Worker::go_depth_first(const MoveList& legal, const std::function<v
   for (int depth = first_depth; depth <= max_depth; ++depth) {
     seldepth_ = 0;
     if (root_is_completed) {
-      have_completed = root_is_completed = true;
+      completed = root;
       root_is_completed = false;
     }
     if (alphabeta && config_.move_ordering && have_completed) {
@@ -425,7 +441,7 @@ int Worker::search_root(int depth, std::vector<RootMove>& root, int alpha, int b
     RootMove& rm = root[i];
     int score = 0;
     int a = alpha;
-    make(rm.move);
+    make(rm.move, rm.sums);
     switch (config_.algorithm) {
       case Algorithm::Minimax: {
         int w = pos_.side_to_move() == chess::White ? minimax_max(depth - 1, 1) : minimax_min(depth - 1, 1);

@@ -45,6 +45,7 @@ class Worker {
     RootMove() {}
     explicit RootMove(chess::Move m) : move(m) {}
     chess::Move move;
+    eval::PieceSums sums;  // of the position after the move (the root's make needs them)
     int score = -Infinity;
     bool exact = false;  // score is exact (not a fail-low bound)
     chess::MoveList pv;
@@ -85,6 +86,7 @@ class Worker {
   // own). A position reached any other way (MCTS plays on pos_ directly) is seen by its key
   // not matching the top and is evaluated from scratch: the scores are the same either way.
   void make(chess::Move m);
+  void make(chess::Move m, const eval::PieceSums& sums);  // sums: piece_sums_after, known
   void unmake();
   void make_null();
   void unmake_null();
