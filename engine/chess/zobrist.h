@@ -213,10 +213,17 @@ constexpr std::size_t CastlingOffset = 768;
 constexpr std::size_t EnPassantOffset = 772;
 constexpr std::size_t TurnOffset = 780;
 
-// Polyglot orders pieces black pawn, white pawn, black knight, ...
+// Polyglot orders pieces black pawn, white pawn, black knight, ...: where each of our Pieces
+// starts in Random64 (one lookup for make/unmake instead of working it out).
+inline constexpr std::uint16_t PieceKeyOffset[12] = {
+    64 * 1, 64 * 3, 64 * 5, 64 * 7, 64 * 9, 64 * 11,  // white pawn ... king
+    64 * 0, 64 * 2, 64 * 4, 64 * 6, 64 * 8, 64 * 10,  // black pawn ... king
+};
 constexpr Key piece_key(Piece p, Square s) {
-  return Random64[64 * (2 * type_of(p) + (color_of(p) == White ? 1 : 0)) + s];
+  return Random64[PieceKeyOffset[p] + s];
 }
+static_assert(piece_key(make_piece(White, Knight), 3) == Random64[64 * (2 * Knight + 1) + 3]);
+static_assert(piece_key(make_piece(Black, King), 60) == Random64[64 * (2 * King) + 60]);
 constexpr Key castling_key(int right_bit) {
   return Random64[CastlingOffset + right_bit];
 }
