@@ -40,13 +40,18 @@ std::string to_uci(Move m) {
 }
 
 std::expected<Move, std::string> parse_uci(const Position& pos, std::string_view text) {
+  return parse_uci(pos, text, pos.legal_moves());
+}
+
+std::expected<Move, std::string> parse_uci(const Position& pos, std::string_view text,
+                                           const MoveList& legal) {
   if (text.size() < 4 || text.size() > 5 || !is_file(text[0]) || !is_rank(text[1]) ||
       !is_file(text[2]) || !is_rank(text[3]) || (text.size() == 5 && promo_type(text[4]) < 0))
     return std::unexpected("malformed UCI move '" + std::string(text) + "'");
   Square from = make_square(text[0] - 'a', text[1] - '1');
   Square to = make_square(text[2] - 'a', text[3] - '1');
   int promo = text.size() == 5 ? promo_type(text[4]) : -1;
-  for (Move m : pos.legal_moves()) {
+  for (Move m : legal) {
     if (m.from() != from || m.to() != to) continue;
     if (m.kind() == Move::Promotion) {
       if (promo < 0)
@@ -62,6 +67,20 @@ std::expected<Move, std::string> parse_uci(const Position& pos, std::string_view
 }
 
 std::string to_san(const Position& pos, Move m) {
+  const PieceType pt = type_of(pos.piece_on(m.from()));
+  // Only a piece move (not a pawn's, not castling) needs the legal moves, to disambiguate.
+  std::string s = to_san_unmarked(pos, m,
+                                  pt != Pawn && m.kind() != Move::Castling ? pos.legal_moves()
+                                                                            : MoveList());
+  if (pos.gives_check(m)) {
+    Position after = pos;
+    after.do_move(m);
+    s += after.legal_moves().empty() ? '#' : '+';
+  }
+  return s;
+}
+
+std::string to_san_unmarked(const Position& pos, Move m, const MoveList& legal) {
   std::string s;
   const Square from = m.from(), to = m.to();
   const PieceType pt = type_of(pos.piece_on(from));
@@ -81,7 +100,7 @@ std::string to_san(const Position& pos, Move m) {
     s += SanPieces[pt];
     // Disambiguate among legal moves of the same piece type to the same square only.
     bool clash = false, same_file = false, same_rank = false;
-    for (Move o : pos.legal_moves()) {
+    for (Move o : legal) {
       if (o == m || o.to() != to || o.from() == from || o.kind() == Move::Castling) continue;
       if (type_of(pos.piece_on(o.from())) != pt) continue;
       clash = true;
@@ -98,11 +117,6 @@ std::string to_san(const Position& pos, Move m) {
     }
     if (pos.is_capture(m)) s += 'x';
     s += square_name(to);
-  }
-  if (pos.gives_check(m)) {
-    Position after = pos;
-    after.do_move(m);
-    s += after.legal_moves().empty() ? '#' : '+';
   }
   return s;
 }

@@ -11,10 +11,18 @@ namespace knightly::chess {
 std::string to_uci(Move m);  // "0000" for Move::none()
 // Parses UCI text against the position; errors name the text and why (not legal, malformed).
 std::expected<Move, std::string> parse_uci(const Position& pos, std::string_view text);
+// The same with the legal moves of `pos` already at hand (a caller that keeps them saves
+// generating them again).
+std::expected<Move, std::string> parse_uci(const Position& pos, std::string_view text,
+                                           const MoveList& legal);
 
 // SAN written exactly per the standard: disambiguation among legal moves only, file before
 // rank, "=Q", "O-O"/"O-O-O", "+"/"#" suffixes.
 std::string to_san(const Position& pos, Move m);
+// SAN without its "+"/"#" mark, disambiguated among `legal` (the legal moves of `pos`). A
+// caller that plays the move and looks at the next position anyway appends the mark itself:
+// "#" when the side to move then is in check with no legal move, "+" when only in check.
+std::string to_san_unmarked(const Position& pos, Move m, const MoveList& legal);
 // SAN read leniently: "0-0", "e8Q", "e8=Q", over-disambiguated moves, trailing "!?+#" and
 // annotations. Illegal or ambiguous text is an error that says which.
 std::expected<Move, std::string> parse_san(const Position& pos, std::string_view text);

@@ -609,7 +609,15 @@ bool Position::insufficient_minor_material() const {
 GameEnd Position::game_end() const {
   movegen::CountSink sink;
   movegen::generate<movegen::Mode::All>(*this, sink);
-  if (sink.count == 0) return in_check() ? GameEnd::Checkmate : GameEnd::Stalemate;
+  return game_end_with(sink.count);
+}
+
+GameEnd Position::game_end(const MoveList& legal) const {
+  return game_end_with(legal.size());
+}
+
+GameEnd Position::game_end_with(std::size_t legal_moves) const {
+  if (legal_moves == 0) return in_check() ? GameEnd::Checkmate : GameEnd::Stalemate;
   if (insufficient_material()) return GameEnd::InsufficientMaterial;
   if (repetition_count() >= 3) return GameEnd::ThreefoldRepetition;
   if (halfmove_clock() >= 100) return GameEnd::FiftyMoveRule;

@@ -78,6 +78,8 @@ class Position {
   // Game end by the rules. Repetition counts positions since the last irreversible move,
   // keyed on placement, side, castling and a capturable en-passant square.
   GameEnd game_end() const;
+  // The same with the legal moves of this position at hand (a caller that keeps them).
+  GameEnd game_end(const MoveList& legal) const;
   int repetition_count() const;  // how many times the current position occurred (1 = first)
   bool is_draw_by_repetition_in_search(int ply_from_root) const;  // 2-fold after root, for search
   bool insufficient_material() const {  // inline: the search asks at every node
@@ -109,6 +111,7 @@ class Position {
   void remove_piece(Square s);
   void move_piece(Square from, Square to);
   bool ep_capture_legal() const;  // a legal en-passant capture exists now
+  GameEnd game_end_with(std::size_t legal_moves) const;
   bool insufficient_minor_material() const;  // insufficient_material() with only minors left
   Bitboard compute_checkers() const;
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/chess/position.h"
+#include "tests/unit/chess/perft_data.h"
 
 using namespace knightly::chess;
 using Catch::Matchers::Contains;
@@ -184,4 +185,43 @@ TEST_CASE("gives_check covers direct, discovered, castling, en-passant and promo
     pos.do_move(*m);
     CHECK(pos.in_check() == r.check);
   }
+}
+
+// The forms for callers that keep a position's legal moves (the runner's Game) against the
+// plain ones, over every move of every perft.epd position and of each position one move on.
+TEST_CASE("with the legal moves at hand: same parse, SAN and game end as without",
+          "[uci][san][gameend]") {
+  std::size_t checked = 0;
+  auto check_position = [&](const Position& pos) {
+    const MoveList legal = pos.legal_moves();
+    INFO(pos.fen());
+    REQUIRE(pos.game_end(legal) == pos.game_end());
+    for (Move m : legal) {
+      const std::string uci = to_uci(m);
+      auto parsed = parse_uci(pos, uci, legal);
+      REQUIRE(parsed.has_value());
+      CHECK(*parsed == m);
+      // The mark, found as the Game finds it: from the position after the move.
+      Position after = pos;
+      after.do_move(m);
+      std::string san = to_san_unmarked(pos, m, legal);
+      if (after.in_check()) san += after.legal_moves().empty() ? '#' : '+';
+      INFO(uci);
+      CHECK(san == to_san(pos, m));
+      ++checked;
+    }
+    // Text that is not among the legal moves stays an error with either form.
+    CHECK_FALSE(parse_uci(pos, "a1a1", legal).has_value());
+  };
+  for (const auto& c : knightly::test::load_perft_cases()) {
+    auto pos = Position::from_fen(c.fen);
+    REQUIRE(pos.has_value());
+    check_position(*pos);
+    for (Move m : pos->legal_moves()) {
+      Position next = *pos;
+      next.do_move(m);
+      check_position(next);
+    }
+  }
+  CHECK(checked > 20000);  // 27505 moves: the data file was read
 }
