@@ -38,7 +38,7 @@ std::expected<Game, std::string> Game::create(const GameSetup& setup) {
   for (std::size_t i = 0; i < count && !game.finished(); ++i) {
     chess::Move m;
     if (setup.opening_moves.empty()) {
-      auto parsed = chess::parse_uci(game.pos_, setup.opening_uci[i]);
+      auto parsed = chess::parse_uci(game.pos_, setup.opening_uci[i], game.legal_);
       if (!parsed) {
         return std::unexpected("opening move " + std::to_string(i + 1) + " '" +
                                setup.opening_uci[i] + "': " + parsed.error());
@@ -46,25 +46,20 @@ std::expected<Game, std::string> Game::create(const GameSetup& setup) {
       m = *parsed;
     } else {
       m = setup.opening_moves[i];
-      if (!game.pos_.is_legal(m)) {
+      if (!game.legal_.contains(m)) {
         return std::unexpected("opening move " + std::to_string(i + 1) + " '" + chess::to_uci(m) +
                                "' is not legal");
       }
     }
     MoveRecord rec;
-    rec.uci = chess::to_uci(m);
-    rec.san = chess::to_san(game.pos_, m);
     rec.book = true;
     Color mover = game.pos_.side_to_move();
-    game.pos_.do_move(m);
     game.clocks_[mover].apply_book_move();
     rec.clock_left_ms = game.clocks_[mover].timed() ? game.clocks_[mover].remaining_ms() : -1;
-    game.uci_moves_.push_back(rec.uci);
-    game.moves_.push_back(std::move(rec));
     // Counts restart on book moves, as in cutechess.
-    game.draw_.update(int(game.moves_.size()), std::nullopt, false);
+    game.draw_.update(int(game.moves_.size()) + 1, std::nullopt, false);
     game.resign_.update(mover, std::nullopt);
-    game.check_rules();
+    game.play(m, std::move(rec));
   }
   return game;
 }
@@ -75,6 +70,7 @@ MoveRequest Game::next_command() const {
   req.side = side;
   req.start_fen = setup_.start_fen;
   req.moves = uci_moves_;
+  req.position = &pos_;
   const Limits& limits = setup_.limits[side];
   const Clock& mine = clocks_[side];
   if (mine.fixed_per_move()) {
@@ -130,8 +126,21 @@ void Game::interrupt() {
   end(Result::None, Termination::Interrupted, "No result");
 }
 
+void Game::play(chess::Move m, MoveRecord rec) {
+  rec.move = m;
+  rec.uci = chess::to_uci(m);
+  rec.san = chess::to_san_unmarked(pos_, m, legal_);
+  pos_.do_move(m);
+  uci_moves_.push_back(rec.uci);
+  moves_.push_back(std::move(rec));
+  check_rules();
+  // The check or mate mark, from the legal moves of the new position found just now.
+  if (pos_.in_check()) moves_.back().san += legal_.empty() ? '#' : '+';
+}
+
 void Game::check_rules() {
-  switch (pos_.game_end()) {
+  legal_ = pos_.legal_moves();
+  switch (pos_.game_end(legal_)) {
     case chess::GameEnd::None:
       return;
     case chess::GameEnd::Checkmate: {
@@ -200,14 +209,12 @@ void Game::on_reply(const MoveReply& reply) {
     forfeit(side, Termination::TimeForfeit);
     return;
   }
-  auto move = chess::parse_uci(pos_, reply.bestmove);
+  auto move = chess::parse_uci(pos_, reply.bestmove, legal_);
   if (!move) {
     forfeit(side, Termination::IllegalMove, reply.bestmove);
     return;
   }
   MoveRecord rec;
-  rec.uci = chess::to_uci(*move);
-  rec.san = chess::to_san(pos_, *move);
   rec.score_cp = reply.eval.score_cp;
   rec.mate_in = reply.eval.mate;
   rec.depth = reply.eval.depth;
@@ -215,10 +222,7 @@ void Game::on_reply(const MoveReply& reply) {
   rec.nodes = reply.eval.nodes;
   rec.time_ms = elapsed;
   rec.clock_left_ms = clock.timed() ? clock.remaining_ms() : -1;
-  pos_.do_move(*move);
-  uci_moves_.push_back(rec.uci);
-  moves_.push_back(std::move(rec));
-  check_rules();
+  play(*move, std::move(rec));
   if (!finished()) check_adjudication(side, reply.eval, pos_.halfmove_clock() == 0);
 }
 

@@ -99,11 +99,15 @@ class Game {
  private:
   explicit Game(const GameSetup& setup);
   void end(Result result, Termination termination, std::string reason);
+  // Plays `m` (one of legal_) and records it with `rec`'s other fields; then the rules.
+  void play(chess::Move m, MoveRecord rec);
+  // Finds the legal moves of the position and ends the game if the rules say so.
   void check_rules();
   void check_adjudication(chess::Color mover, const MoveEval& eval, bool irreversible);
 
   GameSetup setup_;
   chess::Position pos_;
+  chess::MoveList legal_;  // of pos_: one generation a ply serves the rules, parsing and SAN
   std::vector<std::string> uci_moves_;
   std::vector<MoveRecord> moves_;
   std::array<Clock, 2> clocks_;

@@ -1,5 +1,6 @@
 #include "runner/match/game_pgn.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "engine/chess/notation.h"
@@ -83,7 +84,15 @@ std::string to_pgn(const GameRecord& record, const PgnHeader& header) {
     }
   }
   game.start_fen = pos.fen();
+  // A record the match wrote holds each move and its SAN: nothing to replay. Records read
+  // back from text are replayed, checked and given SAN where it lacks.
+  const bool complete = std::all_of(record.moves.begin(), record.moves.end(),
+                                    [](const MoveRecord& m) { return !m.move.is_none() && !m.san.empty(); });
   for (const MoveRecord& m : record.moves) {
+    if (complete) {
+      game.moves.push_back({m.move, m.san, move_comment(m)});
+      continue;
+    }
     auto move = chess::parse_uci(pos, m.uci);
     if (!move) break;
     // The record's SAN was written from this same position when the move was played; it is

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/chess/types.h"
+
 namespace knightly::runner {
 
 enum class Result { None, WhiteWins, BlackWins, Draw };
@@ -44,6 +46,7 @@ const char* termination_name(Termination t);  // "checkmate", "time forfeit", ..
 struct MoveRecord {
   std::string uci;
   std::string san;
+  chess::Move move;  // the same move; none in records read back from text (database, PGN)
   std::optional<int> score_cp;  // from the mover's point of view
   std::optional<int> mate_in;   // UCI "score mate N": moves to mate, > 0 the mover mates
   int depth = 0;

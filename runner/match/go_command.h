@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+namespace knightly::chess {
+class Position;
+}
+
 namespace knightly::runner {
 
 struct GoCommand {
@@ -17,6 +21,10 @@ struct GoCommand {
   std::optional<int> depth;
   std::optional<std::uint64_t> nodes;
   bool infinite = false;
+  // The position start_fen + moves lead to, with its history, when the sender holds it (the
+  // match does, for the duration of the call): an in-process player searches it as it is
+  // instead of replaying the move text. Null otherwise; a UCI player only sends the text.
+  const chess::Position* position = nullptr;
 };
 
 }  // namespace knightly::runner

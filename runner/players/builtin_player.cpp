@@ -139,15 +139,20 @@ GoReply BuiltinPlayer::go(const GoCommand& cmd, std::chrono::milliseconds deadli
     reply.detail = "builtin engine not started";
     return reply;
   }
-  if (auto err = set_position(cmd)) {
-    reply.status = ReplyStatus::Disconnected;
-    reply.detail = *err;
-    return reply;
+  // The match hands over its own position; without it, the move text is replayed.
+  const chess::Position* pos = cmd.position;
+  if (!pos) {
+    if (auto err = set_position(cmd)) {
+      reply.status = ReplyStatus::Disconnected;
+      reply.detail = *err;
+      return reply;
+    }
+    pos = &pos_;
   }
   search::Limits limits = builtin_limits(cmd);
   limits.deadline_ms = std::max<std::int64_t>(1, deadline.count());
   const Clock::time_point t0 = Clock::now();
-  const search::SearchResult result = search_->go(pos_, limits, never_stop_);
+  const search::SearchResult result = search_->go(*pos, limits, never_stop_);
   reply.elapsed_us =
       std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t0).count();
   reply.elapsed_ms = reply.elapsed_us / 1000;

@@ -243,3 +243,36 @@ TEST_CASE("factory: builtin and UCI configurations", "[builtin]") {
   xboard.protocol = "xboard";
   CHECK_THROWS_AS(make_player(xboard), std::invalid_argument);
 }
+
+TEST_CASE("builtin: the match's position searches as its move text does", "[builtin]") {
+  // Two players of one configuration: one is told the moves, the other gets the position
+  // itself (as the match hands it over). A search is deterministic, so both must agree.
+  BuiltinPlayer by_text(builtin({}, "text")), by_position(builtin({}, "position"));
+  REQUIRE_FALSE(by_text.start());
+  REQUIRE_FALSE(by_position.start());
+  REQUIRE(by_text.new_game(1000ms));
+  REQUIRE(by_position.new_game(1000ms));
+  chess::Position pos = *chess::Position::from_fen(
+      "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  GoCommand g;
+  g.start_fen = pos.fen();
+  g.depth = 4;
+  for (int ply = 0; ply < 12; ++ply) {
+    GoReply a = by_text.go(g, 10000ms);
+    GoCommand with_position = g;
+    with_position.position = &pos;
+    with_position.moves.clear();  // the position is what counts, not the text
+    GoReply b = by_position.go(with_position, 10000ms);
+    INFO("ply " << ply << " " << pos.fen());
+    REQUIRE(a.status == ReplyStatus::Move);
+    REQUIRE(b.status == ReplyStatus::Move);
+    CHECK(a.bestmove == b.bestmove);
+    CHECK(a.last_info.nodes == b.last_info.nodes);
+    CHECK(a.last_info.score_cp == b.last_info.score_cp);
+    auto m = chess::parse_uci(pos, a.bestmove);
+    REQUIRE(m);
+    pos.do_move(*m);
+    if (pos.game_end() != chess::GameEnd::None) break;
+    g.moves.push_back(a.bestmove);
+  }
+}
