@@ -29,9 +29,14 @@ std::string score_text(const MoveEval& eval) {
     int plies = 1000 - (abs_score % 1000);
     return std::string(*score > 0 ? "+M" : "-M") + std::to_string(plies);
   }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%s%.2f", *score > 0 ? "+" : "", *score / 100.0);
-  return buf;
+  // Pawns with two decimals, as "%+.2f" of score / 100 writes them (no sign for 0), from the
+  // integer: exact, and a PGN comment per move is written for every stored game.
+  std::string text = *score > 0 ? "+" : *score < 0 ? "-" : "";
+  text += std::to_string(abs_score / 100);
+  text += '.';
+  text += char('0' + abs_score % 100 / 10);
+  text += char('0' + abs_score % 10);
+  return text;
 }
 
 std::string eval_comment(const MoveEval& eval) {

@@ -1,6 +1,7 @@
 #include "runner/match/move_eval.h"
 
 #include <catch2/catch.hpp>
+#include <cstdio>
 
 using namespace knightly::runner;
 
@@ -41,4 +42,15 @@ TEST_CASE("comments without a score or a depth", "[match][pgn]") {
   CHECK(eval_comment(eval({}, {}, 0, 600)) == "0.60s");
   CHECK(eval_comment(eval(30, {}, 0, 600)) == "0.60s");  // cutechess shows no score at depth 0
   CHECK(eval_comment(eval({}, {}, 4, 600)) == "0.60s");
+}
+
+TEST_CASE("centipawn scores read as printf's %.2f of the pawns, for every score", "[match][pgn]") {
+  // score_text writes the digits from the integer; printf of the double is the reference.
+  for (int cp = -29800; cp <= 29800; ++cp) {
+    char want[32];
+    std::snprintf(want, sizeof want, "%s%.2f", cp > 0 ? "+" : "", cp / 100.0);
+    if (score_text(eval(cp, {}, 1, 0)) != want) {
+      FAIL("score " << cp << ": " << score_text(eval(cp, {}, 1, 0)) << " != " << want);
+    }
+  }
 }
