@@ -365,22 +365,32 @@ void Position::do_move(Move m) {
     st.key ^= zobrist::piece_key(pc, from) ^ zobrist::piece_key(pc, to) ^
               zobrist::piece_key(rook, rfrom) ^ zobrist::piece_key(rook, rto);
   } else {
+    // The board updated from what is known here (colours, pieces), not read back from it.
     Square capsq = m.kind() == Move::EnPassant ? Square(us == White ? to - 8 : to + 8) : to;
     Piece cap = board_[capsq];
+    const PieceType pt = type_of(pc);
+    const Bitboard to_bb = square_bb(to), from_to = square_bb(from) | to_bb;
     if (cap != NoPiece) {
-      remove_piece(capsq);
+      const Bitboard cap_bb = square_bb(capsq);
+      by_color_[them] ^= cap_bb;
+      by_type_[type_of(cap)] ^= cap_bb;
+      board_[capsq] = NoPiece;  // `to` is written again below; this is for en passant
       st.key ^= zobrist::piece_key(cap, capsq);
       st.captured = cap;
       st.halfmove = 0;
     }
-    move_piece(from, to);
+    by_color_[us] ^= from_to;
+    by_type_[pt] ^= from_to;
+    board_[from] = NoPiece;
+    board_[to] = pc;
     st.key ^= zobrist::piece_key(pc, from) ^ zobrist::piece_key(pc, to);
-    if (type_of(pc) == Pawn) {
+    if (pt == Pawn) {
       st.halfmove = 0;
       if (m.kind() == Move::Promotion) {
         Piece promo = make_piece(us, m.promotion());
-        remove_piece(to);
-        put_piece(promo, to);
+        by_type_[Pawn] ^= to_bb;
+        by_type_[m.promotion()] ^= to_bb;
+        board_[to] = promo;
         st.key ^= zobrist::piece_key(pc, to) ^ zobrist::piece_key(promo, to);
       } else if ((from ^ to) == 16) {
         Square ep = Square((from + to) / 2);
@@ -444,14 +454,23 @@ void Position::undo_move() {
     move_piece(to, from);
     move_piece(rto, rfrom);
   } else {
+    const Bitboard to_bb = square_bb(to), from_to = square_bb(from) | to_bb;
+    Piece pc = board_[to];
     if (m.kind() == Move::Promotion) {
-      remove_piece(to);
-      put_piece(make_piece(us, Pawn), to);
+      by_type_[type_of(pc)] ^= to_bb;
+      by_type_[Pawn] ^= to_bb;
+      pc = make_piece(us, Pawn);
     }
-    move_piece(to, from);
+    by_color_[us] ^= from_to;
+    by_type_[type_of(pc)] ^= from_to;
+    board_[from] = pc;
+    board_[to] = NoPiece;
     if (st.captured != NoPiece) {
-      Square capsq = m.kind() == Move::EnPassant ? Square(us == White ? to - 8 : to + 8) : to;
-      put_piece(st.captured, capsq);
+      const Square capsq = m.kind() == Move::EnPassant ? Square(us == White ? to - 8 : to + 8) : to;
+      const Bitboard cap_bb = square_bb(capsq);
+      by_color_[~us] ^= cap_bb;
+      by_type_[type_of(st.captured)] ^= cap_bb;
+      board_[capsq] = st.captured;
     }
   }
   states_.pop_back();

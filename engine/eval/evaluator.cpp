@@ -65,6 +65,9 @@ std::expected<Evaluator, EvalError> Evaluator::parse(std::string_view spec) {
     if (plus == std::string_view::npos) break;
     start = plus + 1;
   }
+  ev.material_pst_ = ev.terms_.size() == 2 && ev.terms_[0].weight == 100 && ev.terms_[1].weight == 100 &&
+                     ((ev.terms_[0].term == Term::Material && ev.terms_[1].term == Term::Pst) ||
+                      (ev.terms_[0].term == Term::Pst && ev.terms_[1].term == Term::Material));
   return ev;
 }
 
@@ -84,7 +87,7 @@ int Evaluator::evaluate_white(const chess::Position& pos) const {
   return score;
 }
 
-int Evaluator::evaluate_white(const chess::Position& pos, const PieceSums& sums) const {
+int Evaluator::evaluate_white_terms(const chess::Position& pos, const PieceSums& sums) const {
   int score = 0;
   for (const auto& [term, weight] : terms_) {
     int v = 0;

@@ -41,12 +41,19 @@ class Evaluator {
   int evaluate_white(const chess::Position& pos) const;  // White's point of view
   // The same, given pos's piece_sums() (kept up to date move by move by the search): the
   // material and pst terms then cost a few reads instead of a pass over the board.
-  int evaluate_white(const chess::Position& pos, const PieceSums& sums) const;
+  int evaluate_white(const chess::Position& pos, const PieceSums& sums) const {
+    // The default evaluation, inline: the search asks at nearly every node.
+    if (material_pst_) return sums.material + sums.pst + pst_kings(pos);
+    return evaluate_white_terms(pos, sums);
+  }
   const std::vector<WeightedTerm>& terms() const { return terms_; }
   std::string spec() const;  // canonical text, parse(spec()) gives the same evaluator
 
  private:
+  int evaluate_white_terms(const chess::Position& pos, const PieceSums& sums) const;
+
   std::vector<WeightedTerm> terms_;
+  bool material_pst_ = true;  // terms_ is material+pst, both at 100
   std::uint64_t seed_ = 1;
 };
 

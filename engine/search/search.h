@@ -26,7 +26,7 @@ struct SearchConfig {
   bool move_ordering = true;
   bool quiescence = true;
   bool pruning = true;      // alphabeta: PVS, null move, late-move reductions, check extension,
-                            // reverse futility; in quiescence SEE, delta and move-count pruning
+                            // reverse futility; in quiescence SEE and move-count pruning
   bool shuffle = false;     // shuffle move order before searching
   int eval_noise = 0;       // cp, uniform noise in [-n, n] added to leaf evaluations
   int random_margin = 0;    // cp, pick uniformly among root moves within n of the best
