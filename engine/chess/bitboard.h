@@ -126,17 +126,6 @@ inline Bitboard rook_pseudo_attacks(Square s) {
 inline Bitboard bishop_pseudo_attacks(Square s) {
   return detail::tables.bishop_pseudo[s];
 }
-inline Bitboard bishop_attacks(Square s, Bitboard occupied) {
-  const detail::Magic& m = detail::tables.bishop[s];
-  return m.attacks[m.index(occupied)];
-}
-inline Bitboard rook_attacks(Square s, Bitboard occupied) {
-  const detail::Magic& m = detail::tables.rook[s];
-  return m.attacks[m.index(occupied)];
-}
-inline Bitboard queen_attacks(Square s, Bitboard occupied) {
-  return bishop_attacks(s, occupied) | rook_attacks(s, occupied);
-}
 
 // Slider lookups for the move generator, which is instantiated once per lookup kind. The
 // PEXT kind may only run when detail::tables.fast_pext is true.
@@ -172,6 +161,20 @@ inline Bitboard rook_attacks(Square s, Bitboard occupied) {
   else
     return m.attacks[m.index(occupied)];
 }
+// Slider attacks for everything but the move generator's templates: by PEXT where this CPU
+// does it fast, as the search's move generation does, so that one attack table is hot.
+inline Bitboard bishop_attacks(Square s, Bitboard occupied) {
+  return detail::tables.fast_pext ? bishop_attacks<Lookup::Pext>(s, occupied)
+                                  : bishop_attacks<Lookup::Magic>(s, occupied);
+}
+inline Bitboard rook_attacks(Square s, Bitboard occupied) {
+  return detail::tables.fast_pext ? rook_attacks<Lookup::Pext>(s, occupied)
+                                  : rook_attacks<Lookup::Magic>(s, occupied);
+}
+inline Bitboard queen_attacks(Square s, Bitboard occupied) {
+  return bishop_attacks(s, occupied) | rook_attacks(s, occupied);
+}
+
 // Between a and b exclusive, with b included (so a check mask includes the checker).
 inline Bitboard between_bb(Square a, Square b) {
   return detail::tables.between[a][b];

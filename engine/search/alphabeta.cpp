@@ -183,6 +183,7 @@ int Worker::alphabeta(int depth, int alpha, int beta, int ply, bool null_ok) {
   if (tt_.enabled()) {
     Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
     tt_.store(key, depth, to_tt(best, ply), bound, best > original_alpha ? best_move : Move::none());
+    tt_stored_ = true;
   }
   return best;
 }

@@ -60,6 +60,7 @@ void Worker::set_book(Book book, std::string path) {
 
 void Worker::new_game() {
   tt_.new_game();  // O(1); the old entries become invisible, as after a clear
+  tt_stored_ = false;
   if (!history_zero_) history_.fill(0);
   history_zero_ = true;
   for (auto& k : killers_) k = {};
@@ -311,7 +312,7 @@ SearchResult Worker::go_depth_first(const MoveList& legal, const std::function<v
       // The first iteration's order, as at any node: TT move, captures and promotions by
       // MVV-LVA, killers, history; a stable sort keeps the generator's order among equals.
       Move tt_move;
-      if (tt_.enabled())
+      if (tt_.enabled() && tt_stored_)
         if (const TTEntry* e = tt_.probe(pos_.key())) tt_move = e->move;
       // Equals (quiet moves with no history, as in a game's first searches) by what the move
       // gains on the piece-square tables: at depth 1 a good quiet move searched first lets

@@ -108,6 +108,9 @@ class Worker {
   SearchConfig config_;
   eval::Evaluator evaluator_;
   TranspositionTable tt_;
+  // Something was stored in tt_ since the game began: until then a probe finds nothing, and
+  // depth-1 searches (which store nothing) skip their one probe, a cache miss in a large table.
+  bool tt_stored_ = false;
   Rng rng_;
   std::uint64_t seed_ = 1;  // effective seed (seed 0 resolved from the clock)
   Book book_;
