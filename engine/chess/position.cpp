@@ -587,9 +587,6 @@ int Position::fullmove_number() const {
 int Position::game_ply() const {
   return int(states_.size()) - 1;
 }
-Move Position::last_move() const {
-  return states_.back().move;
-}
 
 int Position::repetition_count() const {
   const int last = int(states_.size()) - 1;

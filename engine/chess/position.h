@@ -73,7 +73,7 @@ class Position {
   int halfmove_clock() const { return states_.back().halfmove; }
   int fullmove_number() const;
   int game_ply() const;    // half-moves since the root FEN position, via do_move
-  Move last_move() const;  // Move::none() at the root
+  Move last_move() const { return states_.back().move; }  // Move::none() at the root
 
   // Game end by the rules. Repetition counts positions since the last irreversible move,
   // keyed on placement, side, castling and a capturable en-passant square.

@@ -191,8 +191,16 @@ Move Worker::pick_root_move(const std::vector<RootMove>& moves) {
   return candidates[rng_.below(candidates.size())];
 }
 
+// Without the time, which costs a clock read: go() sets it on the result, and the caller on
+// what it reports.
 SearchInfo Worker::make_info_line(int depth, int score, const MoveList& pv) const {
-  return make_info(depth, score, std::vector<Move>(pv.begin(), pv.end()));
+  SearchInfo info;
+  info.depth = depth;
+  info.seldepth = std::max(seldepth_, depth);
+  info.score = score;
+  info.nodes = nodes_;
+  info.pv.assign(pv.begin(), pv.end());
+  return info;
 }
 
 SearchInfo Worker::make_info(int depth, int score, std::vector<Move> pv) const {
@@ -407,7 +415,10 @@ SearchResult Worker::go_depth_first(const MoveList& legal, const std::function<v
     prev_score = best->score;
     r.best = best->move;
     r.info = make_info_line(depth, best->score, best->pv);
-    if (on_info) on_info(r.info);
+    if (on_info) {
+      r.info.time_ms = elapsed_ms();
+      on_info(r.info);
+    }
     if (!limits_.infinite && is_mate_score(best->score) && MateScore - std::abs(best->score) <= depth)
       break;
     if (budget_.soft_ms) {

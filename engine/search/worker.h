@@ -56,7 +56,7 @@ class Worker {
   std::int64_t elapsed_ms() const;
   void reset_counters();
   SearchInfo make_info(int depth, int score, std::vector<chess::Move> pv) const;
-  SearchInfo make_info_line(int depth, int score, const chess::MoveList& pv) const;
+  SearchInfo make_info_line(int depth, int score, const chess::MoveList& pv) const;  // time_ms 0
 
   // Shared node logic
   int evaluate();        // side to move, with EvalNoise
