@@ -3,8 +3,8 @@
 // it (pure: clock values in, text fields out) and the players send it, so it lives here.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
-#include <vector>
 
 namespace knightly::chess {
 class Position;
@@ -14,7 +14,9 @@ namespace knightly::runner {
 
 struct GoCommand {
   std::string start_fen;           // "" or "startpos" = the initial position
-  std::vector<std::string> moves;  // UCI move text from start_fen, book moves included
+  // UCI move text from start_fen, book moves included: the sender's own list, which outlives
+  // the call (the match's grows by a move a ply; it is not copied for every command).
+  std::span<const std::string> moves;
   std::optional<std::int64_t> wtime_ms, btime_ms, winc_ms, binc_ms;
   std::optional<int> movestogo;
   std::optional<std::int64_t> movetime_ms;

@@ -43,7 +43,8 @@ TEST_CASE("builtin: depth limit gives a legal move and reports that depth", "[bu
   CHECK(p.alive());
   REQUIRE(p.new_game(1000ms));
   GoCommand g;
-  g.moves = {"e2e4", "c7c5"};
+  const std::vector<std::string> moves = {"e2e4", "c7c5"};
+  g.moves = moves;
   g.depth = 3;
   GoReply r = p.go(g, 10000ms);
   REQUIRE(r.status == ReplyStatus::Move);
@@ -71,7 +72,8 @@ TEST_CASE("builtin: movetime and clock limits are honoured", "[builtin]") {
   CHECK(ms_since(t0) <= 450);
 
   GoCommand clock;
-  clock.moves = {"d2d4"};
+  const std::vector<std::string> d4 = {"d2d4"};
+  clock.moves = d4;
   clock.wtime_ms = 1000;
   clock.btime_ms = 1000;
   clock.winc_ms = clock.binc_ms = 10;
@@ -199,6 +201,7 @@ TEST_CASE("builtin: two configurations play a game of legal moves", "[builtin]")
   chess::Position pos;
   GoCommand g;
   g.depth = 2;
+  std::vector<std::string> moves;
   int plies = 0;
   for (; plies < 120 && pos.game_end() == chess::GameEnd::None; ++plies) {
     Player& mover = plies % 2 == 0 ? *white : *black;
@@ -207,7 +210,8 @@ TEST_CASE("builtin: two configurations play a game of legal moves", "[builtin]")
     auto m = chess::parse_uci(pos, r.bestmove);
     REQUIRE(m);
     pos.do_move(*m);
-    g.moves.push_back(r.bestmove);
+    moves.push_back(r.bestmove);
+    g.moves = moves;
   }
   CHECK(plies >= 10);
   // A different game from a FEN in the same player rebuilds its position.
@@ -257,11 +261,12 @@ TEST_CASE("builtin: the match's position searches as its move text does", "[buil
   GoCommand g;
   g.start_fen = pos.fen();
   g.depth = 4;
+  std::vector<std::string> moves;
   for (int ply = 0; ply < 12; ++ply) {
     GoReply a = by_text.go(g, 10000ms);
     GoCommand with_position = g;
     with_position.position = &pos;
-    with_position.moves.clear();  // the position is what counts, not the text
+    with_position.moves = {};  // the position is what counts, not the text
     GoReply b = by_position.go(with_position, 10000ms);
     INFO("ply " << ply << " " << pos.fen());
     REQUIRE(a.status == ReplyStatus::Move);
@@ -273,6 +278,7 @@ TEST_CASE("builtin: the match's position searches as its move text does", "[buil
     REQUIRE(m);
     pos.do_move(*m);
     if (pos.game_end() != chess::GameEnd::None) break;
-    g.moves.push_back(a.bestmove);
+    moves.push_back(a.bestmove);
+    g.moves = moves;
   }
 }

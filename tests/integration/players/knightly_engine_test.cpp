@@ -31,7 +31,8 @@ TEST_CASE("knightly-engine: handshake, options and searches", "[uci_player][knig
   REQUIRE(p.new_game(2000ms));
 
   GoCommand g;
-  g.moves = {"e2e4", "e7e5", "g1f3"};
+  const std::vector<std::string> moves = {"e2e4", "e7e5", "g1f3"};
+  g.moves = moves;
   g.depth = 3;
   GoReply r = p.go(g, 10000ms);
   REQUIRE(r.status == ReplyStatus::Move);

@@ -31,9 +31,10 @@ PlayerOptions quick_options() {
   return o;
 }
 
-GoCommand depth_one(std::vector<std::string> moves = {}) {
+// The command refers to `moves`: use it within the full expression (p.go(depth_one(...))).
+GoCommand depth_one(const std::vector<std::string>& moves = {}) {
   GoCommand g;
-  g.moves = std::move(moves);
+  g.moves = moves;
   g.depth = 1;
   return g;
 }
@@ -125,7 +126,8 @@ TEST_CASE("a FEN start position and its moves reach the engine", "[uci_player]")
 
 TEST_CASE("go command text", "[uci_player]") {
   GoCommand g;
-  g.moves = {"e2e4", "e7e5"};
+  const std::vector<std::string> moves = {"e2e4", "e7e5"};
+  g.moves = moves;
   g.wtime_ms = 60000;
   g.btime_ms = 0;  // an engine is never told 0: many treat it as "no clock"
   g.winc_ms = 600;
@@ -454,6 +456,7 @@ TEST_CASE("two mock players play a game through the player interface", "[uci_pla
   chess::Position pos;
   GoCommand g;
   g.wtime_ms = g.btime_ms = 10000;
+  std::vector<std::string> moves;
   for (int ply = 0; ply < 200 && pos.game_end() == chess::GameEnd::None; ++ply) {
     UciPlayer& mover = ply % 2 == 0 ? white : black;
     GoReply r = mover.go(g, 2000ms);
@@ -461,9 +464,10 @@ TEST_CASE("two mock players play a game through the player interface", "[uci_pla
     auto m = chess::parse_uci(pos, r.bestmove);
     REQUIRE(m);
     pos.do_move(*m);
-    g.moves.push_back(r.bestmove);
+    moves.push_back(r.bestmove);
+    g.moves = moves;
   }
-  CHECK(g.moves.size() >= 10);
+  CHECK(moves.size() >= 10);
 }
 
 TEST_CASE("Stockfish answers a depth 5 search", "[uci_player][stockfish]") {
@@ -479,7 +483,8 @@ TEST_CASE("Stockfish answers a depth 5 search", "[uci_player][stockfish]") {
   REQUIRE(p.new_game(2000ms));
   GoReply r = p.go(depth_one({"e2e4", "e7e5"}), 5000ms);
   REQUIRE(r.status == ReplyStatus::Move);
-  GoCommand five = depth_one({"e2e4", "e7e5"});
+  const std::vector<std::string> opening = {"e2e4", "e7e5"};
+  GoCommand five = depth_one(opening);
   five.depth = 5;
   r = p.go(five, 5000ms);
   REQUIRE(r.status == ReplyStatus::Move);

@@ -226,7 +226,8 @@ TEST_CASE("go commands carry both clocks", "[match][game][clock]") {
   g.on_reply(move("e2e4", 20, 8, 1000));
   MoveRequest b = g.next_command();
   CHECK(b.side == Black);
-  CHECK(b.moves == std::vector<std::string>{"e2e4"});
+  CHECK(std::vector<std::string>(b.moves.begin(), b.moves.end()) ==
+        std::vector<std::string>{"e2e4"});
   CHECK(*b.wtime_ms == 59600);
   CHECK(*b.btime_ms == 60000);
   CHECK(g.moves()[0].clock_left_ms == 59600);
@@ -287,7 +288,8 @@ TEST_CASE("opening moves are book moves the engines are told", "[match][game]") 
   CHECK(g.moves()[2].san == "Nf3");
   MoveRequest req = g.next_command();
   CHECK(req.side == Black);
-  CHECK(req.moves == std::vector<std::string>{"e2e4", "c7c5", "g1f3"});
+  CHECK(std::vector<std::string>(req.moves.begin(), req.moves.end()) ==
+        std::vector<std::string>{"e2e4", "c7c5", "g1f3"});
 
   GameSetup bad = setup();
   bad.opening_uci = {"e2e4", "e2e4"};
