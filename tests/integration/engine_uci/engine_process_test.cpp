@@ -348,3 +348,31 @@ TEST_CASE("command line: perft N FEN and a deterministic bench") {
   };
   CHECK(bench_nodes() == bench_nodes());
 }
+
+TEST_CASE("command line: playbench plays its games deterministically and rejects bad input") {
+  const std::string book = knightly::test::data_path("books/noob_3moves.epd");
+  auto run = [&] {
+    Engine e({"playbench", book, "1", "20"});
+    std::string out = e.all_output(60000);
+    CHECK(e.wait_exit(2000) == 0);
+    CHECK(out.find("Games: 20  ") != std::string::npos);
+    CHECK(out.find("depth: 1") != std::string::npos);
+    CHECK(out.find("us/search: ") != std::string::npos);
+    auto p = out.find("Nodes searched: ");
+    REQUIRE(p != std::string::npos);
+    std::string nodes = out.substr(p, out.find('\n', p) - p);
+    CHECK(std::stoll(nodes.substr(16)) > 20 * 10);  // at least some searching per game
+    return nodes;
+  };
+  CHECK(run() == run());  // the same games, node for node
+  {
+    Engine e({"playbench", "/nonexistent/book.epd", "1", "20"});
+    e.all_output(5000);
+    CHECK(e.wait_exit(2000) == 2);
+  }
+  {
+    Engine e({"playbench", book, "deep", "20"});
+    e.all_output(5000);
+    CHECK(e.wait_exit(2000) == 2);
+  }
+}
