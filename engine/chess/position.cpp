@@ -34,7 +34,6 @@ constexpr std::array<Key, 16> CastlingKeys = [] {
 
 constexpr std::string_view PieceChars = "PNBRQKpnbrqk";
 
-
 std::vector<std::string_view> split_fields(std::string_view s) {
   std::vector<std::string_view> out;
   std::size_t i = 0;

@@ -33,11 +33,7 @@ bool see_ge(const chess::Position& pos, chess::Move m, int threshold) {
   Bitboard occ = pos.occupied() ^ (Bitboard(1) << from);
   const Bitboard diagonal = pos.pieces(chess::Bishop) | pos.pieces(chess::Queen);
   const Bitboard straight = pos.pieces(chess::Rook) | pos.pieces(chess::Queen);
-  Bitboard attackers = (chess::pawn_attacks(chess::White, to) & pos.pieces(chess::Black, chess::Pawn)) |
-                       (chess::pawn_attacks(chess::Black, to) & pos.pieces(chess::White, chess::Pawn)) |
-                       (chess::knight_attacks(to) & pos.pieces(chess::Knight)) |
-                       (chess::king_attacks(to) & pos.pieces(chess::King)) |
-                       (chess::rook_attacks(to, occ) & straight) | (chess::bishop_attacks(to, occ) & diagonal);
+  Bitboard attackers = pos.attackers_to(to, occ);
   int res = 1;  // the answer if the side to capture next stops now
   while (true) {
     stm = ~stm;

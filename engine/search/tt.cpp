@@ -32,7 +32,7 @@ void TranspositionTable::allocate(std::size_t count) {
   const auto start = reinterpret_cast<std::uintptr_t>(raw);
   const std::uintptr_t aligned = (start + HugePage - 1) / HugePage * HugePage;
   if (aligned > start) munmap(raw, aligned - start);
-  const std::size_t tail = start + bytes + HugePage - (aligned + bytes);
+  const std::size_t tail = start + HugePage - aligned;  // what is left past aligned + bytes
   if (tail > 0) munmap(reinterpret_cast<void*>(aligned + bytes), tail);
 #ifdef MADV_HUGEPAGE
   madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);  // advice: fine if refused

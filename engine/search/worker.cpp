@@ -104,20 +104,18 @@ void Worker::reset_tracking() {
 }
 
 void Worker::make(Move m) {
-  if (untracked_ == 0 && tracked_top_ + 1 < int(tracked_.size()) &&
-      tracked_[tracked_top_].key == pos_.key()) {
-    eval::PieceSums sums = eval::piece_sums_after(pos_, tracked_[tracked_top_].sums, m);
-    pos_.do_move(m);
-    tracked_[++tracked_top_] = {pos_.key(), sums};
-  } else {
-    pos_.do_move(m);
-    ++untracked_;
-  }
+  make_with(m, nullptr);
 }
 
 void Worker::make(Move m, const eval::PieceSums& sums) {
+  make_with(m, &sums);
+}
+
+void Worker::make_with(Move m, const eval::PieceSums* known) {
   if (untracked_ == 0 && tracked_top_ + 1 < int(tracked_.size()) &&
       tracked_[tracked_top_].key == pos_.key()) {
+    const eval::PieceSums sums =
+        known ? *known : eval::piece_sums_after(pos_, tracked_[tracked_top_].sums, m);
     pos_.do_move(m);
     tracked_[++tracked_top_] = {pos_.key(), sums};
   } else {
@@ -204,11 +202,7 @@ SearchInfo Worker::make_info_line(int depth, int score, const MoveList& pv) cons
 }
 
 SearchInfo Worker::make_info(int depth, int score, std::vector<Move> pv) const {
-  SearchInfo info;
-  info.depth = depth;
-  info.seldepth = std::max(seldepth_, depth);
-  info.score = score;
-  info.nodes = nodes_;
+  SearchInfo info = make_info_line(depth, score, MoveList());
   info.time_ms = elapsed_ms();
   info.pv = std::move(pv);
   return info;

@@ -87,6 +87,7 @@ class Worker {
   // not matching the top and is evaluated from scratch: the scores are the same either way.
   void make(chess::Move m);
   void make(chess::Move m, const eval::PieceSums& sums);  // sums: piece_sums_after, known
+  void make_with(chess::Move m, const eval::PieceSums* known);  // known: null to work them out
   void unmake();
   void make_null();
   void unmake_null();

@@ -78,8 +78,7 @@ std::optional<std::string> BuiltinPlayer::start() {
     search_.reset();
     return err;
   }
-  pos_valid_ = false;
-  return std::nullopt;
+  return std::nullopt;  // kill() above forgot the position
 }
 
 bool BuiltinPlayer::alive() const {
