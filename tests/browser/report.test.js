@@ -34,6 +34,19 @@ function makeDatabase(dir) {
   return db;
 }
 
+// A ladder of twelve random movers (one [[engine]] with a ladder), a gauntlet from the first:
+// more rows than the ratings chart's default height labels.
+function makeLadder(dir) {
+  const db = path.join(dir, 'ladder.db');
+  fs.writeFileSync(path.join(dir, 'ladder.toml'), [
+    '[tournament]', 'name = "ladder"', 'format = "gauntlet"', 'rounds = 1', 'concurrency = 2', 'seed = 5',
+    'maxmoves = 30', 'depth = 1', '[[engine]]', 'name = "r"', 'builtin = true', 'options = { Search = "random" }',
+    'ladder = { key = "nodes", values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] }', '',
+  ].join('\n'));
+  t.run([knightly, 'run', path.join(dir, 'ladder.toml'), '--db', db, '--quiet']);
+  return db;
+}
+
 async function openReport(context, file) {
   const page = await context.newPage();
   const seen = t.watch(page);
@@ -163,5 +176,23 @@ t.main(async () => {
     t.check(seen.errors.length === 0, 'gate: no script error', seen.errors);
     await page.screenshot({ path: path.join(output, 'report-sprt.png'), fullPage: true });
     t.log('screenshot ' + path.join(output, 'report-sprt.png'));
+  }
+
+  // Twelve engines: the ratings chart grows with its rows and labels every one of them.
+  const ladderDb = makeLadder(dir);
+  const ladder = path.join(dir, 'ladder.html');
+  t.run([knightly, 'report', '--db', ladderDb, '-o', ladder]);
+  {
+    const { page, seen } = await openReport(context, ladder);
+    const shown = await page.evaluate(() => {
+      const c = Object.values(Chart.instances).find((x) => x.canvas.id === 'chart-ratings');
+      return { rows: c.data.labels.length, labelled: c.scales.y.ticks.map((k) => c.scales.y.getLabelForValue(k.value)) };
+    });
+    const engines = JSON.parse(t.run([knightly, 'query', 'ratings', '--db', ladderDb, '--format', 'json'])).ratings.map((r) => r.engine);
+    t.check(engines.length === 12 && shown.rows === 12, 'ladder: twelve engines rated and charted', [engines.length, shown.rows]);
+    t.check(JSON.stringify([...shown.labelled].sort()) === JSON.stringify([...engines].sort()),
+            'ladder: the ratings chart labels every engine', shown.labelled);
+    t.check(seen.errors.length === 0, 'ladder: no script error', seen.errors);
+    await page.screenshot({ path: path.join(output, 'report-ladder.png'), fullPage: true });
   }
 });

@@ -69,6 +69,12 @@
     if (charts[id]) { charts[id].destroy(); delete charts[id]; }
   }
   function axisTitle(text) { return { display: true, text: text }; }
+  // A horizontal bar chart (one row per engine or termination) as tall as its rows need, so
+  // every row keeps its label however many there are.
+  function fitRows(id, rows) {
+    $(id).parentElement.style.height = Math.max(220, 60 + 26 * rows) + 'px';
+  }
+  const everyRowLabelled = { y: { ticks: { autoSkip: false } } };
 
   // A table with one column per key of the rows, numbers right-aligned, null as empty.
   function fillTable(table, rows, columns) {
@@ -121,6 +127,7 @@
     }
     section.querySelector('.chart-box').hidden = false;
     fillTable($('ratings'), rows);
+    fitRows('chart-ratings', rows.length);
     chart('chart-ratings', {
       type: 'bar',
       data: {
@@ -132,7 +139,7 @@
             pointRadius: 5, pointBackgroundColor: '#1d232b', borderColor: '#1d232b' },
         ],
       },
-      options: { indexAxis: 'y', scales: { x: { title: axisTitle('Elo') } } },
+      options: { indexAxis: 'y', scales: Object.assign({ x: { title: axisTitle('Elo') } }, everyRowLabelled) },
     });
   }
 
@@ -182,10 +189,11 @@
     for (const r of rows) sums[r.termination] = (sums[r.termination] || 0) + r.count;
     const labels = Object.keys(sums);
     if (!labels.length) { dropChart('chart-terminations'); return; }
+    fitRows('chart-terminations', labels.length);
     chart('chart-terminations', {
       type: 'bar',
       data: { labels: labels, datasets: [{ label: 'games', data: labels.map(l => sums[l]), backgroundColor: '#2f6fb3' }] },
-      options: { indexAxis: 'y', plugins: { legend: { display: false } } },
+      options: { indexAxis: 'y', scales: everyRowLabelled, plugins: { legend: { display: false } } },
     });
   }
 
