@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdio>
+#include <limits>
 
 #include "engine/chess/notation.h"
 
@@ -240,12 +241,14 @@ std::expected<Thinking, std::string> parse_thinking(std::string_view line) {
   constexpr std::int64_t MateBase = 100000;
   if (*score > MateBase && *score < 2 * MateBase) {
     t.eval.mate = static_cast<int>(*score - MateBase);
-  } else if (*score<-MateBase&& * score> - 2 * MateBase) {
+  } else if ((*score < -MateBase) && (*score > -2 * MateBase)) {
     t.eval.mate = -static_cast<int>(-*score - MateBase);
   } else {
     t.eval.score_cp = static_cast<int>(std::clamp<std::int64_t>(*score, -MateBase, MateBase));
   }
-  t.eval.engine_time_ms = std::max<std::int64_t>(0, *cs) * 10;
+  // Centiseconds to milliseconds, held where the product fits (an engine may print anything).
+  constexpr std::int64_t MaxCs = std::numeric_limits<std::int64_t>::max() / 10;
+  t.eval.engine_time_ms = std::clamp<std::int64_t>(*cs, 0, MaxCs) * 10;
   t.eval.nodes = *nodes;
   t.pv = std::string(rest);
   return t;

@@ -111,16 +111,20 @@ std::vector<std::string> xboard_transcripts() {
   const std::string start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n";
   const std::string castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n";
   return {
-      start + "feature done=0\nfeature ping=1 setboard=1 san=0 usermove=1 time=1 "
-              "myname=\"Fairy-Max 5.0b\" variants=\"normal,fischerandom\" colors=0 sigint=0 "
-              "sigterm=0\nfeature option=\"Resign -check 0\" option=\"Hash -spin 32 1 512\"\n"
-              "feature done=1\npong 1\n",
-      start + "tellics say Phalanx\n# debug output\n1 12 0 20 e2e4\n2 -5 1 120 e2e4 e7e5\n"
-              "3+ 100007 3 900 e2e4 e7e5 d1h5.\nmove e2e4\nmove e7e5\nMy move is : Nf3\n",
-      start + "move e2e4\nIllegal move: e2e4\nIllegal move (not legal now): e7e5\n"
-              "Error (unknown command): foo\nresign\n",
-      castle + "move e1g1\nmove O-O-O\nmove e1c1\n1-0 {White mates}\n0-1 {Black resigns}\n"
-               "1/2-1/2 {Draw by repetition}\n",
+      start +
+          "feature done=0\nfeature ping=1 setboard=1 san=0 usermove=1 time=1 "
+          "myname=\"Fairy-Max 5.0b\" variants=\"normal,fischerandom\" colors=0 sigint=0 "
+          "sigterm=0\nfeature option=\"Resign -check 0\" option=\"Hash -spin 32 1 512\"\n"
+          "feature done=1\npong 1\n",
+      start +
+          "tellics say Phalanx\n# debug output\n1 12 0 20 e2e4\n2 -5 1 120 e2e4 e7e5\n"
+          "3+ 100007 3 900 e2e4 e7e5 d1h5.\nmove e2e4\nmove e7e5\nMy move is : Nf3\n",
+      start +
+          "move e2e4\nIllegal move: e2e4\nIllegal move (not legal now): e7e5\n"
+          "Error (unknown command): foo\nresign\n",
+      castle +
+          "move e1g1\nmove O-O-O\nmove e1c1\n1-0 {White mates}\n0-1 {Black resigns}\n"
+          "1/2-1/2 {Draw by repetition}\n",
       "rn1qkbnr/pP1ppppp/8/8/8/8/1PPPPPPP/RNBQKBNR w KQkq - 0 1\nmove b7a8q\nmove b7b8=N+\n"
       "offer draw\ntelluser hello\n",
       "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\nfeature variants=\""

@@ -3,6 +3,7 @@
 #include "runner/players/xboard_parser.h"
 
 #include <catch2/catch.hpp>
+#include <limits>
 
 #include "engine/chess/notation.h"
 
@@ -148,6 +149,19 @@ TEST_CASE("thinking output becomes the move's evaluation", "[players][xboard]") 
   CHECK_FALSE(parse_thinking("5 15 x 100"));
   CHECK_FALSE(parse_thinking("5 15 10"));
   CHECK_FALSE(parse_thinking("5x 15 10 100"));
+}
+
+TEST_CASE("a thinking line's time past what milliseconds can hold is held at the largest",
+          "[players][xboard]") {
+  // Found by fuzz_xboard_line: 1273888888888888888 centiseconds overflowed when made
+  // milliseconds (undefined behaviour, caught by UBSan).
+  auto huge = parse_thinking("2 7037 1273888888888888888 7037");
+  REQUIRE(huge);
+  CHECK(huge->eval.engine_time_ms == std::numeric_limits<std::int64_t>::max() / 10 * 10);
+  CHECK(huge->eval.engine_time_ms > 0);
+  auto negative = parse_thinking("2 7037 -5 7037");
+  REQUIRE(negative);
+  CHECK(negative->eval.engine_time_ms == 0);
 }
 
 TEST_CASE("time controls become level, st and centiseconds", "[players][xboard]") {
