@@ -8,6 +8,7 @@
 
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
+#include "tests/fuzz/fen_then_lines.h"
 #include "tests/fuzz/fuzz_check.h"
 
 using namespace knightly;
@@ -28,24 +29,16 @@ void check_move(const chess::Position& pos, chess::Move m, std::string_view text
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::string_view text(reinterpret_cast<const char*>(data), size);
-  std::size_t eol = text.find('\n');
-  chess::Position pos;
-  if (auto p = chess::Position::from_fen(text.substr(0, eol))) pos = *p;
-  int plies = 0;
-  while (eol != std::string_view::npos && plies < 512) {
-    text.remove_prefix(eol + 1);
-    eol = text.find('\n');
-    const std::string_view word = text.substr(0, eol);
-    auto san = chess::parse_san(pos, word);
-    auto uci = chess::parse_uci(pos, word);
-    if (san) check_move(pos, *san, word);
-    if (uci) check_move(pos, *uci, word);
-    if (san || uci) {
-      pos.do_move(san ? *san : *uci);
-      (void)pos.game_end();
-      ++plies;
-    }
-  }
+  fuzz::fen_then_lines({reinterpret_cast<const char*>(data), size},
+                       [](chess::Position& pos, std::string_view word) {
+                         auto san = chess::parse_san(pos, word);
+                         auto uci = chess::parse_uci(pos, word);
+                         if (san) check_move(pos, *san, word);
+                         if (uci) check_move(pos, *uci, word);
+                         if (!san && !uci) return false;
+                         pos.do_move(san ? *san : *uci);
+                         (void)pos.game_end();
+                         return true;
+                       });
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
 #include "runner/players/xboard_parser.h"
+#include "tests/fuzz/fen_then_lines.h"
 #include "tests/fuzz/fuzz_check.h"
 
 using namespace knightly;
@@ -31,47 +32,45 @@ void check_move(const chess::Position& pos, chess::Move m, std::string_view text
   }
 }
 
+// One line of the engine's: every parser; true when it gave a move, played into `pos`.
+bool check_line(chess::Position& pos, std::string_view line, xboard::Features& features) {
+  (void)xboard::classify(line);
+  if (auto list = xboard::parse_features(line)) {
+    for (const auto& f : *list) {
+      fuzz::check(!f.name.empty(), "a feature has a name", line);
+      (void)xboard::apply_feature(features, f);
+      if (f.name == "done" && (f.value == "0" || f.value == "1"))
+        fuzz::check(features.done == (f.value == "1"), "done=N is recorded", line);
+    }
+    (void)features.supports_variant("fischerandom");
+    (void)features.has_option(line);
+  }
+  if (auto pong = xboard::parse_pong(line)) (void)*pong;
+  if (auto claim = xboard::parse_claim(line))
+    fuzz::check(!claim->text.empty(), "a claim keeps its text", line);
+  if (auto thinking = xboard::parse_thinking(line))
+    fuzz::check(thinking->eval.depth >= 0, "a thinking line's depth is not negative", line);
+  // The move of a `move` line, else the line itself as move text.
+  std::string move_text(line);
+  if (auto m = xboard::parse_move(line)) {
+    fuzz::check(!m->empty(), "a move line has a move", line);
+    move_text = *m;
+  }
+  if (auto m = xboard::parse_engine_move(pos, move_text)) {
+    check_move(pos, *m, move_text);
+    pos.do_move(*m);
+    (void)pos.game_end();
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::string_view text(reinterpret_cast<const char*>(data), size);
-  std::size_t eol = text.find('\n');
-  chess::Position pos;
-  if (auto p = chess::Position::from_fen(text.substr(0, eol))) pos = *p;
   xboard::Features features;
-  int plies = 0;
-  while (eol != std::string_view::npos && plies < 512) {
-    text.remove_prefix(eol + 1);
-    eol = text.find('\n');
-    const std::string_view line = text.substr(0, eol);
-    (void)xboard::classify(line);
-    if (auto list = xboard::parse_features(line)) {
-      for (const auto& f : *list) {
-        fuzz::check(!f.name.empty(), "a feature has a name", line);
-        (void)xboard::apply_feature(features, f);
-        if (f.name == "done" && (f.value == "0" || f.value == "1"))
-          fuzz::check(features.done == (f.value == "1"), "done=N is recorded", line);
-      }
-      (void)features.supports_variant("fischerandom");
-      (void)features.has_option(line);
-    }
-    if (auto pong = xboard::parse_pong(line)) (void)*pong;
-    if (auto claim = xboard::parse_claim(line))
-      fuzz::check(!claim->text.empty(), "a claim keeps its text", line);
-    if (auto thinking = xboard::parse_thinking(line))
-      fuzz::check(thinking->eval.depth >= 0, "a thinking line's depth is not negative", line);
-    // The move of a `move` line, else the line itself as move text.
-    std::string move_text(line);
-    if (auto m = xboard::parse_move(line)) {
-      fuzz::check(!m->empty(), "a move line has a move", line);
-      move_text = *m;
-    }
-    if (auto m = xboard::parse_engine_move(pos, move_text)) {
-      check_move(pos, *m, move_text);
-      pos.do_move(*m);
-      (void)pos.game_end();
-      ++plies;
-    }
-  }
+  fuzz::fen_then_lines(
+      {reinterpret_cast<const char*>(data), size},
+      [&](chess::Position& pos, std::string_view line) { return check_line(pos, line, features); });
   return 0;
 }
