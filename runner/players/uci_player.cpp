@@ -5,17 +5,14 @@
 #include <charconv>
 #include <cstring>
 
-#include "runner/players/engine_process.h"
+#include "runner/players/engine_connection.h"
 #include "runner/players/first_go.h"
-#include "runner/players/line_channel.h"
-#include "runner/players/player_logs.h"
 
 namespace knightly::runner {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t MaxWarnings = 100;
 constexpr std::size_t MaxInfoStrings = 64;
 
 void append_int(std::string& out, std::int64_t v) {
@@ -69,14 +66,11 @@ void append_position_and_go(const MoveRequest& cmd, std::string& out) {
 }
 
 struct UciPlayer::Impl {
-  using Wait = LineChannel::Wait;
+  using Wait = EngineConnection::Wait;
 
   EngineConfig config;
   PlayerOptions options;
-  EngineProcess process;
-  LineChannel channel;
-  std::string stderr_path;
-  LineChannel::Deadline deadline{};
+  EngineConnection conn;
   std::string wbuf;  // the next command(s), reused
 
   // A `go` ended without its bestmove (stall): the engine may still send it. Before the next
@@ -90,56 +84,17 @@ struct UciPlayer::Impl {
 
   std::string name_from_engine, author_from_engine;
   std::vector<uci::OptionDecl> engine_options;
-  std::vector<std::string> warnings;
-  std::uint64_t garbage = 0;
 
   Impl(EngineConfig c, PlayerOptions o)
-      : config(std::move(c)),
-        options(std::move(o)),
-        channel(channel_log_for(options, config.name)),
-        stderr_path(stderr_path_for(options, config.name)) {}
+      : config(std::move(c)), options(std::move(o)), conn(config, options) {}
 
-  int pid() const { return process.started() ? static_cast<int>(process.pid()) : 0; }
-
-  void warn(std::string text) {
-    channel.note("warning:", text);
-    if (warnings.size() < MaxWarnings) warnings.push_back(std::move(text));
-  }
-
-  // Garbage is logged and counted, never fatal (banners like Stockfish's first line too).
-  void note_garbage(std::string_view line, std::string_view why) {
-    ++garbage;
-    if (!channel.logging()) return;
-    std::string text = "(";
-    text.append(why);
-    text += ") ";
-    text.append(line.substr(0, 200));
-    channel.note("ignored:", text);
-  }
-
-  // Sets the deadline `d` from now; returns now.
-  Clock::time_point arm(std::chrono::milliseconds d) {
-    const auto now = Clock::now();
-    deadline = now + d;
-    return now;
-  }
-  Wait next_line(std::string_view& line) { return channel.next_line(line, deadline); }
-  Wait write_all() { return channel.write(wbuf, deadline); }
-
-  std::optional<std::string> spawn() {
-    ProcessSpec spec{config.command, config.args, config.workdir, config.env, stderr_path};
-    if (auto e = process.start(spec)) return e;
-    channel.attach(process.stdout_fd(), process.stdin_fd(), pid());
-    out_of_sync = false;
-    return std::nullopt;
-  }
-
-  // Waits (bounded) for the process to exit and says how it ended.
-  std::string reap(std::chrono::milliseconds bound) { return process.wait(bound); }
+  Wait next_line(std::string_view& line) { return conn.next_line(line); }
+  Wait write_all() { return conn.write(wbuf); }
+  void note_garbage(std::string_view line, std::string_view why) { conn.note_garbage(line, why); }
+  std::string exit_detail(const char* what) { return conn.exit_detail(what); }
 
   void kill_process() {
-    channel.detach();
-    process.kill();
+    conn.kill();
     out_of_sync = false;
   }
 
@@ -155,24 +110,14 @@ struct UciPlayer::Impl {
     }
   }
 
-  std::string exit_detail(const char* what) {
-    std::string d = what;
-    d += " (";
-    d += reap(std::chrono::milliseconds(200));
-    if (!channel.read_error().empty()) d += ", " + channel.read_error();
-    d += ")";
-    return d;
-  }
-
   std::optional<std::string> start() {
     kill_process();
     name_from_engine.clear();
     author_from_engine.clear();
     engine_options.clear();
-    if (auto e = spawn()) return e;
-    channel.note("started:", config.command);
+    if (auto e = conn.start()) return e;
 
-    arm(options.startup_timeout);
+    conn.arm(options.startup_timeout);
     wbuf = "uci\n";
     Wait w = write_all();
     std::string_view line;
@@ -219,7 +164,7 @@ struct UciPlayer::Impl {
           engine_options.begin(), engine_options.end(),
           [&](const uci::OptionDecl& d) { return uci::option_name_equal(d.name, oname); });
       if (it == engine_options.end())
-        warn(config.name + ": the engine does not list option '" + oname + "' (sent anyway)");
+        conn.warn(config.name + ": the engine does not list option '" + oname + "' (sent anyway)");
       wbuf += "setoption name ";
       wbuf += it == engine_options.end() ? oname : it->name;
       if (!(it != engine_options.end() && it->type == "button" && value.empty())) {
@@ -229,7 +174,7 @@ struct UciPlayer::Impl {
       wbuf += '\n';
     }
     wbuf += "isready\n";
-    arm(options.ready_timeout);
+    conn.arm(options.ready_timeout);
     w = write_all();
     if (w == Wait::Line) w = wait_for(uci::LineKind::ReadyOk);
     if (w != Wait::Line) {
@@ -244,26 +189,26 @@ struct UciPlayer::Impl {
   }
 
   bool new_game(std::chrono::milliseconds timeout) {
-    if (!process.started()) return false;
-    arm(timeout);
+    if (!conn.started()) return false;
+    conn.arm(timeout);
     wbuf = out_of_sync ? "stop\nucinewgame\nisready\n" : "ucinewgame\nisready\n";
     Wait w = write_all();
     if (w == Wait::Line) w = wait_for(uci::LineKind::ReadyOk);
     if (w == Wait::Timeout)
-      warn(config.name + ": no readyok within " + std::to_string(timeout.count()) + " ms");
+      conn.warn(config.name + ": no readyok within " + std::to_string(timeout.count()) + " ms");
     if (w == Wait::Line) out_of_sync = false;
     return w == Wait::Line;
   }
 
   MoveReply go(const MoveRequest& cmd, std::chrono::milliseconds deadline) {
     MoveReply reply;
-    if (!process.started()) {
+    if (!conn.started()) {
       reply.status = MoveReply::Status::Disconnected;
       reply.detail = "engine not running";
       return reply;
     }
     if (out_of_sync) {
-      arm(deadline);
+      conn.arm(deadline);
       wbuf = "stop\nisready\n";
       Wait sync = write_all();
       if (sync == Wait::Line) sync = wait_for(uci::LineKind::ReadyOk);
@@ -279,7 +224,7 @@ struct UciPlayer::Impl {
     wbuf.clear();
     append_position_and_go(cmd, wbuf);
     have_info = false;
-    Clock::time_point t0 = arm(deadline);
+    Clock::time_point t0 = conn.arm(deadline);
     Wait w = write_all();
     if (w == Wait::Line) {
       t0 = Clock::now();  // `go` written
@@ -334,26 +279,13 @@ struct UciPlayer::Impl {
       reply.status = MoveReply::Status::Disconnected;
       reply.detail = exit_detail("engine disconnected");
     }
-    channel.note("fault:", reply.detail);
+    conn.note("fault:", reply.detail);
     return reply;
   }
 
   void quit() {
-    if (!process.started()) {
-      kill_process();
-      return;
-    }
-    arm(options.quit_timeout);
-    auto until = Clock::now() + options.quit_timeout;
-    wbuf = "quit\n";
-    if (write_all() == Wait::Line) {
-      std::string_view line;
-      while (next_line(line) == Wait::Line) {
-      }
-    }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
-    reap(std::max(left, std::chrono::milliseconds(0)));
-    kill_process();  // no-op for a process that has exited, SIGKILL otherwise
+    conn.quit("quit\n", options.quit_timeout);
+    out_of_sync = false;
   }
 };
 
@@ -372,8 +304,7 @@ std::optional<std::string> UciPlayer::start() {
 }
 
 bool UciPlayer::alive() const {
-  if (!impl_->process.started() || impl_->channel.eof()) return false;
-  return impl_->process.running();
+  return impl_->conn.alive();
 }
 
 bool UciPlayer::new_game(std::chrono::milliseconds timeout) {
@@ -395,16 +326,16 @@ std::string UciPlayer::id_author() const {
   return impl_->author_from_engine;
 }
 std::vector<std::string> UciPlayer::take_warnings() {
-  return std::exchange(impl_->warnings, {});
+  return impl_->conn.take_warnings();
 }
 const std::vector<uci::OptionDecl>& UciPlayer::engine_options() const {
   return impl_->engine_options;
 }
 int UciPlayer::pid() const {
-  return impl_->pid();
+  return impl_->conn.pid();
 }
 std::uint64_t UciPlayer::garbage_lines() const {
-  return impl_->garbage + impl_->channel.dropped_lines();
+  return impl_->conn.garbage_lines();
 }
 
 }  // namespace knightly::runner

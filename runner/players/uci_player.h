@@ -1,8 +1,8 @@
 #pragma once
 // A UCI engine as a subprocess: the UCI dialogue (uci/uciok, options, isready/readyok,
-// ucinewgame, position + go/bestmove, stop, quit) and its faults. The process itself (spawn,
-// environment, process group, reaping, kill) is an EngineProcess; the lines to and from it,
-// each bounded by a deadline on the calling thread, and the log are a LineChannel.
+// ucinewgame, position + go/bestmove, stop, quit) and its faults. The process and the lines
+// to and from it (started, read and written with deadlines on the calling thread, logged,
+// ended) are an EngineConnection, the same as the xboard player's.
 #include <memory>
 #include <optional>
 #include <string>

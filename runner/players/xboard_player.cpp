@@ -4,18 +4,15 @@
 
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
-#include "runner/players/engine_process.h"
+#include "runner/players/engine_connection.h"
 #include "runner/players/first_go.h"
-#include "runner/players/line_channel.h"
-#include "runner/players/player_logs.h"
 
 namespace knightly::runner {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using Wait = LineChannel::Wait;
+using Wait = EngineConnection::Wait;
 
-constexpr std::size_t MaxWarnings = 100;
 // CECP 2: an engine that sends no `feature done=...` gets 2 s after `protover 2` (xboard's own
 // wait for protocol 1 engines); one that sent done=0 gets the whole startup timeout.
 constexpr std::chrono::milliseconds FeatureWait{2000};
@@ -50,15 +47,10 @@ MoveReply::Claim relative_claim(const xboard::Claim& c, chess::Color side) {
 struct XboardPlayer::Impl {
   EngineConfig config;
   PlayerOptions options;
-  EngineProcess process;
-  LineChannel channel;
-  std::string stderr_path;
-  LineChannel::Deadline deadline{};
+  EngineConnection conn;
   std::string wbuf;
 
   xboard::Features features;
-  std::vector<std::string> warnings;
-  std::uint64_t garbage = 0;
   std::int64_t last_ping = 0;
 
   // The game the engine knows: set up (variant, start position, time control) or not, its
@@ -71,46 +63,19 @@ struct XboardPlayer::Impl {
   bool warned_nodes = false;
 
   Impl(EngineConfig c, PlayerOptions o)
-      : config(std::move(c)),
-        options(std::move(o)),
-        channel(channel_log_for(options, config.name)),
-        stderr_path(stderr_path_for(options, config.name)) {}
+      : config(std::move(c)), options(std::move(o)), conn(config, options) {}
 
-  int pid() const { return process.started() ? static_cast<int>(process.pid()) : 0; }
-
-  void warn(std::string text) {
-    channel.note("warning:", text);
-    if (warnings.size() < MaxWarnings) warnings.push_back(std::move(text));
-  }
-
-  void note_garbage(std::string_view line, std::string_view why) {
-    ++garbage;
-    if (!channel.logging()) return;
-    std::string text = "(";
-    text.append(why);
-    text += ") ";
-    text.append(line.substr(0, 200));
-    channel.note("ignored:", text);
-  }
-
-  void arm(std::chrono::milliseconds d) { deadline = Clock::now() + d; }
-  Wait next_line(std::string_view& line) { return channel.next_line(line, deadline); }
-  Wait write_all() { return channel.write(wbuf, deadline); }
+  void warn(std::string text) { conn.warn(std::move(text)); }
+  void note_garbage(std::string_view line, std::string_view why) { conn.note_garbage(line, why); }
+  void arm(std::chrono::milliseconds d) { conn.arm(d); }
+  Wait next_line(std::string_view& line) { return conn.next_line(line); }
+  Wait write_all() { return conn.write(wbuf); }
+  std::string exit_detail(const char* what) { return conn.exit_detail(what); }
 
   void kill_process() {
-    channel.detach();
-    process.kill();
+    conn.kill();
     set_up = false;
     fresh = false;
-  }
-
-  std::string exit_detail(const char* what) {
-    std::string d = what;
-    d += " (";
-    d += process.wait(std::chrono::milliseconds(200));
-    if (!channel.read_error().empty()) d += ", " + channel.read_error();
-    d += ")";
-    return d;
   }
 
   // `feature` lines: each feature is answered `accepted` or `rejected` at once, as CECP asks.
@@ -179,21 +144,18 @@ struct XboardPlayer::Impl {
     kill_process();
     features = {};
     last_ping = 0;
-    ProcessSpec spec{config.command, config.args, config.workdir, config.env, stderr_path};
-    if (auto e = process.start(spec)) return e;
-    channel.attach(process.stdout_fd(), process.stdin_fd(), pid());
-    channel.note("started:", config.command);
+    if (auto e = conn.start()) return e;
 
     const auto startup_end = Clock::now() + options.startup_timeout;
     const auto quiet_end = Clock::now() + std::min(FeatureWait, options.startup_timeout);
-    deadline = startup_end;
+    conn.set_deadline(startup_end);
     wbuf = "xboard\nprotover 2\n";
     Wait w = write_all();
     std::string_view line;
     while (w == Wait::Line && features.done != true) {
       // done=0 asks for all the time it needs (up to the startup timeout); otherwise the
       // features have 2 s, after which the engine counts as a protocol 1 engine.
-      deadline = features.done == false ? startup_end : quiet_end;
+      conn.set_deadline(features.done == false ? startup_end : quiet_end);
       w = next_line(line);
       if (w != Wait::Line) break;
       const xboard::LineKind kind = xboard::classify(line);
@@ -247,7 +209,7 @@ struct XboardPlayer::Impl {
   }
 
   bool new_game(std::chrono::milliseconds timeout) {
-    if (!process.started()) return false;
+    if (!conn.started()) return false;
     arm(timeout);
     wbuf = "new\nforce\n";
     set_up = false;
@@ -315,14 +277,14 @@ struct XboardPlayer::Impl {
     MoveReply reply;
     reply.status = MoveReply::Status::Refused;
     reply.detail = why;
-    channel.note("refused:", why);
+    conn.note("refused:", why);
     set_up = false;
     return reply;
   }
 
   MoveReply go(const MoveRequest& cmd, std::chrono::milliseconds move_deadline) {
     MoveReply reply;
-    if (!process.started()) {
+    if (!conn.started()) {
       reply.status = MoveReply::Status::Disconnected;
       reply.detail = "engine not running";
       return reply;
@@ -408,7 +370,7 @@ struct XboardPlayer::Impl {
           return reply;
         }
         // "My next move draws": the move should follow at once.
-        deadline = std::min(deadline, Clock::now() + DrawClaimGrace);
+        conn.set_deadline(std::min(conn.deadline(), Clock::now() + DrawClaimGrace));
       } else {
         on_other(line, kind);
       }
@@ -429,7 +391,7 @@ struct XboardPlayer::Impl {
       reply.status = MoveReply::Status::Disconnected;
       reply.detail = exit_detail("engine disconnected");
     }
-    channel.note("fault:", reply.detail);
+    conn.note("fault:", reply.detail);
     return reply;
   }
 
@@ -437,7 +399,7 @@ struct XboardPlayer::Impl {
   // already in the buffer: it is taken without waiting for more.
   void take_claim_after_move(MoveReply& reply, chess::Color side) {
     if (reply.claim != MoveReply::Claim::None) return;
-    deadline = Clock::now();
+    conn.set_deadline(Clock::now());
     std::string_view line;
     while (next_line(line) == Wait::Line) {
       const xboard::LineKind kind = xboard::classify(line);
@@ -455,28 +417,16 @@ struct XboardPlayer::Impl {
 
   void end_game(const std::string& result) {
     set_up = false;
-    if (!process.started()) return;
+    if (!conn.started()) return;
     arm(options.quit_timeout);
     wbuf = "force\nresult " + result + "\n";
     write_all();
   }
 
   void quit() {
-    if (!process.started()) {
-      kill_process();
-      return;
-    }
-    arm(options.quit_timeout);
-    auto until = Clock::now() + options.quit_timeout;
-    wbuf = "quit\n";
-    if (write_all() == Wait::Line) {
-      std::string_view line;
-      while (next_line(line) == Wait::Line) {
-      }
-    }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
-    process.wait(std::max(left, std::chrono::milliseconds(0)));
-    kill_process();
+    conn.quit("quit\n", options.quit_timeout);
+    set_up = false;
+    fresh = false;
   }
 };
 
@@ -494,8 +444,7 @@ std::optional<std::string> XboardPlayer::start() {
   return impl_->start();
 }
 bool XboardPlayer::alive() const {
-  if (!impl_->process.started() || impl_->channel.eof()) return false;
-  return impl_->process.running();
+  return impl_->conn.alive();
 }
 bool XboardPlayer::new_game(std::chrono::milliseconds timeout) {
   return impl_->new_game(timeout);
@@ -519,16 +468,16 @@ std::string XboardPlayer::id_author() const {
   return "";
 }
 std::vector<std::string> XboardPlayer::take_warnings() {
-  return std::exchange(impl_->warnings, {});
+  return impl_->conn.take_warnings();
 }
 const xboard::Features& XboardPlayer::features() const {
   return impl_->features;
 }
 int XboardPlayer::pid() const {
-  return impl_->pid();
+  return impl_->conn.pid();
 }
 std::uint64_t XboardPlayer::garbage_lines() const {
-  return impl_->garbage + impl_->channel.dropped_lines();
+  return impl_->conn.garbage_lines();
 }
 
 }  // namespace knightly::runner

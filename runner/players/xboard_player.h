@@ -4,8 +4,8 @@
 // once per game, the moves the engine has not seen (`usermove` or plain, coordinate notation
 // or SAN), `time`/`otim` + `go` for each of its moves, `ping`/`pong` as the ready check,
 // thinking output as the move's evaluation, result claims (the match judges them), `result`
-// at the end and `quit`. The process and the lines are the UCI player's: EngineProcess and
-// LineChannel; the parsing is xboard_parser (pure).
+// at the end and `quit`. The process and the lines are the UCI player's: an EngineConnection;
+// the parsing is xboard_parser (pure).
 #include <memory>
 #include <optional>
 #include <string>

@@ -26,20 +26,22 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
+#include "tests/engines/mock/mock_common.h"
 
 namespace {
 
 using namespace knightly;
+using mock::out;
+using mock::sleep_ms;
 
 struct Flags {
   bool crash_at_start = false;
@@ -58,26 +60,35 @@ struct Flags {
   int delay_ms = 0;
   std::string print_env;
   bool print_cwd = false;
-  unsigned long long seed = 0;
+  std::uint64_t seed = 0;
   std::string name = "mock-engine";
   int random_faults = 0;  // per mille
 };
 
-// Unbuffered, whole-line writes so the runner sees each reply at once.
-void out(const std::string& s) {
-  std::string line = s + "\n";
-  const char* p = line.data();
-  std::size_t left = line.size();
-  while (left > 0) {
-    ssize_t n = ::write(1, p, left);
-    if (n <= 0) std::_Exit(4);
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-}
-
-void sleep_ms(int ms) {
-  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+Flags parse_flags(int argc, char** argv) {
+  Flags f;
+  mock::FlagParser("mock-engine")
+      .flag("--crash-at-start", f.crash_at_start)
+      .value("--start-once", f.start_once)
+      .value("--crash-on-go", f.crash_on_go)
+      .flag("--stall-after-go", f.stall_after_go)
+      .flag("--illegal-move", f.illegal_move)
+      .flag("--unparsable-move", f.unparsable_move)
+      .flag("--garbage", f.garbage)
+      .value("--slow-uciok", f.slow_uciok_ms)
+      .value("--slow-readyok", f.slow_readyok_ms)
+      .flag("--no-readyok", f.no_readyok)
+      .value("--readyok-count", f.readyok_count)
+      .value("--quit-delay", f.quit_delay_ms)
+      .value("--info-flood", f.info_flood)
+      .value("--delay", f.delay_ms)
+      .value("--print-env", f.print_env)
+      .flag("--print-cwd", f.print_cwd)
+      .value("--seed", f.seed)
+      .value("--name", f.name)
+      .value("--random-faults", f.random_faults)
+      .parse(argc, argv);
+  return f;
 }
 
 std::vector<std::string> split(const std::string& s) {
@@ -106,59 +117,7 @@ void emit_garbage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Flags f;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "mock-engine: %s needs a value\n", a.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--crash-at-start")
-      f.crash_at_start = true;
-    else if (a == "--start-once")
-      f.start_once = value();
-    else if (a == "--crash-on-go")
-      f.crash_on_go = std::atoi(value().c_str());
-    else if (a == "--stall-after-go")
-      f.stall_after_go = true;
-    else if (a == "--illegal-move")
-      f.illegal_move = true;
-    else if (a == "--unparsable-move")
-      f.unparsable_move = true;
-    else if (a == "--garbage")
-      f.garbage = true;
-    else if (a == "--slow-uciok")
-      f.slow_uciok_ms = std::atoi(value().c_str());
-    else if (a == "--slow-readyok")
-      f.slow_readyok_ms = std::atoi(value().c_str());
-    else if (a == "--no-readyok")
-      f.no_readyok = true;
-    else if (a == "--readyok-count")
-      f.readyok_count = std::atoi(value().c_str());
-    else if (a == "--quit-delay")
-      f.quit_delay_ms = std::atoi(value().c_str());
-    else if (a == "--info-flood")
-      f.info_flood = std::atoi(value().c_str());
-    else if (a == "--delay")
-      f.delay_ms = std::atoi(value().c_str());
-    else if (a == "--print-env")
-      f.print_env = value();
-    else if (a == "--print-cwd")
-      f.print_cwd = true;
-    else if (a == "--seed")
-      f.seed = std::strtoull(value().c_str(), nullptr, 10);
-    else if (a == "--name")
-      f.name = value();
-    else if (a == "--random-faults")
-      f.random_faults = std::atoi(value().c_str());
-    else {
-      std::fprintf(stderr, "mock-engine: unknown flag %s\n", a.c_str());
-      return 2;
-    }
-  }
+  Flags f = parse_flags(argc, argv);
   if (!f.start_once.empty()) {
     if (std::FILE* seen = std::fopen(f.start_once.c_str(), "r")) {
       std::fclose(seen);
@@ -189,14 +148,11 @@ int main(int argc, char** argv) {
   // UCI_Chess960: castlings must come as king takes rook, and a Chess960 position without it
   // is refused, as a real engine would misread it.
   bool chess960 = false;
-  unsigned long long rng = f.seed;
-  unsigned long long fault_rng =
-      (unsigned long long)::getpid() * 0x9E3779B97F4A7C15ULL ^
-      (unsigned long long)std::chrono::steady_clock::now().time_since_epoch().count();
-  auto next_fault = [&] {
-    fault_rng = fault_rng * 6364136223846793005ULL + 1442695040888963407ULL;
-    return fault_rng >> 33;
-  };
+  mock::Lcg rng{f.seed};
+  mock::Lcg fault_rng{
+      static_cast<std::uint64_t>(::getpid()) * 0x9E3779B97F4A7C15ULL ^
+      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())};
+  auto next_fault = [&] { return fault_rng.next(); };
   int gos = 0;
   std::string line;
   while (std::getline(std::cin, line)) {
@@ -271,7 +227,7 @@ int main(int argc, char** argv) {
             std::_Exit(3);
           case 1:
             std::fprintf(stderr, "mock-engine: random fault: stall\n");
-            for (;;) sleep_ms(1000);
+            mock::stall_forever();
           case 2:
             illegal = true;
             break;
@@ -285,9 +241,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "mock-engine: crashing on go %d\n", gos);
         std::_Exit(3);
       }
-      if (f.stall_after_go) {
-        for (;;) sleep_ms(1000);
-      }
+      if (f.stall_after_go) mock::stall_forever();
       if (!env_text.empty()) out("info string " + env_text);
       if (!cwd_text.empty()) out("info string " + cwd_text);
       for (const std::string& o : options_set) out("info string option " + o);
@@ -309,15 +263,10 @@ int main(int argc, char** argv) {
                 chess::square_name(chess::Square(from)) + chess::square_name(chess::Square(to));
             if (!chess::parse_uci(pos, text)) best = text;
           }
-      } else if (moves.empty()) {
-        best = "0000";
+      } else if (auto m = mock::pick_move(moves, f.seed, rng)) {
+        best = chess::to_uci(*m, chess960);
       } else {
-        std::size_t k = 0;
-        if (f.seed != 0) {
-          rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
-          k = static_cast<std::size_t>((rng >> 33) % moves.size());
-        }
-        best = chess::to_uci(moves[k], chess960);
+        best = "0000";
       }
       if (f.info_flood == 0) out("info depth 1 score cp 12 nodes 20 time 0 pv " + best);
       if (f.garbage) emit_garbage();

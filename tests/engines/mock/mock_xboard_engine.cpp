@@ -24,22 +24,21 @@
 //   --mate-claim        play a mate in one when there is one, and claim the win after it
 //   --seed N            play a random legal move from an LCG seeded with N
 //   --delay MS          think MS before each move
-#include <unistd.h>
-
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
+#include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
-#include <thread>
 
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
+#include "tests/engines/mock/mock_common.h"
 
 namespace {
 
 using namespace knightly;
+using mock::out;
+using mock::sleep_ms;
 
 struct Flags {
   std::string log;
@@ -63,95 +62,43 @@ struct Flags {
   int resign_on_go = 0;
   bool draw_claim = false;
   bool mate_claim = false;
-  unsigned long long seed = 0;
+  std::uint64_t seed = 0;
   int delay_ms = 0;
 };
 
-// Whole-line unbuffered writes so the runner sees each reply at once.
-void out(const std::string& s) {
-  std::string line = s + "\n";
-  const char* p = line.data();
-  std::size_t left = line.size();
-  while (left > 0) {
-    ssize_t n = ::write(1, p, left);
-    if (n <= 0) std::_Exit(4);
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-}
-
-void sleep_ms(int ms) {
-  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-}
-
 Flags parse_flags(int argc, char** argv) {
   Flags f;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "mock-xboard: %s needs a value\n", a.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--log")
-      f.log = next();
-    else if (a == "--name")
-      f.name = next();
-    else if (a == "--san")
-      f.san = true;
-    else if (a == "--no-usermove")
-      f.usermove = false;
-    else if (a == "--no-setboard")
-      f.setboard = false;
-    else if (a == "--no-ping")
-      f.ping = false;
-    else if (a == "--variants")
-      f.variants = next();
-    else if (a == "--no-features")
-      f.no_features = true;
-    else if (a == "--done-zero")
-      f.done_zero = true;
-    else if (a == "--slow-done")
-      f.slow_done_ms = std::stoi(next());
-    else if (a == "--no-pong")
-      f.no_pong = true;
-    else if (a == "--pong-count")
-      f.pong_count = std::stoi(next());
-    else if (a == "--illegal-move")
-      f.illegal_move = true;
-    else if (a == "--crash-on-go")
-      f.crash_on_go = std::stoi(next());
-    else if (a == "--stall-after-go")
-      f.stall_after_go = true;
-    else if (a == "--garbage")
-      f.garbage = true;
-    else if (a == "--reject-moves")
-      f.reject_moves = true;
-    else if (a == "--false-claim")
-      f.false_claim = true;
-    else if (a == "--resign-on-go")
-      f.resign_on_go = std::stoi(next());
-    else if (a == "--draw-claim")
-      f.draw_claim = true;
-    else if (a == "--mate-claim")
-      f.mate_claim = true;
-    else if (a == "--seed")
-      f.seed = std::stoull(next());
-    else if (a == "--delay")
-      f.delay_ms = std::stoi(next());
-    else {
-      std::fprintf(stderr, "mock-xboard: unknown flag %s\n", a.c_str());
-      std::exit(2);
-    }
-  }
+  mock::FlagParser("mock-xboard")
+      .value("--log", f.log)
+      .value("--name", f.name)
+      .flag("--san", f.san)
+      .flag("--no-usermove", f.usermove, false)
+      .flag("--no-setboard", f.setboard, false)
+      .flag("--no-ping", f.ping, false)
+      .value("--variants", f.variants)
+      .flag("--no-features", f.no_features)
+      .flag("--done-zero", f.done_zero)
+      .value("--slow-done", f.slow_done_ms)
+      .flag("--no-pong", f.no_pong)
+      .value("--pong-count", f.pong_count)
+      .flag("--illegal-move", f.illegal_move)
+      .value("--crash-on-go", f.crash_on_go)
+      .flag("--stall-after-go", f.stall_after_go)
+      .flag("--garbage", f.garbage)
+      .flag("--reject-moves", f.reject_moves)
+      .flag("--false-claim", f.false_claim)
+      .value("--resign-on-go", f.resign_on_go)
+      .flag("--draw-claim", f.draw_claim)
+      .flag("--mate-claim", f.mate_claim)
+      .value("--seed", f.seed)
+      .value("--delay", f.delay_ms)
+      .parse(argc, argv);
   return f;
 }
 
 class Engine {
  public:
-  explicit Engine(Flags f) : f_(std::move(f)), rng_(f_.seed) {
+  explicit Engine(Flags f) : f_(std::move(f)), rng_{f_.seed} {
     if (!f_.log.empty()) log_.open(f_.log, std::ios::app);
   }
 
@@ -275,12 +222,9 @@ class Engine {
       return;
     }
     chess::MoveList legal = pos_.legal_moves();
-    if (legal.empty()) return;
-    chess::Move m = legal[0];
-    if (f_.seed != 0) {
-      rng_ = rng_ * 6364136223846793005ULL + 1442695040888963407ULL;
-      m = legal[(rng_ >> 33) % legal.size()];
-    }
+    std::optional<chess::Move> picked = mock::pick_move(legal, f_.seed, rng_);
+    if (!picked) return;
+    chess::Move m = *picked;
     if (f_.mate_claim) {
       for (chess::Move candidate : legal) {
         pos_.do_move(candidate);
@@ -299,7 +243,7 @@ class Engine {
   }
 
   Flags f_;
-  unsigned long long rng_;
+  mock::Lcg rng_;
   std::ofstream log_;
   chess::Position pos_;
   bool force_ = false;
