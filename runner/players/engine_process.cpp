@@ -196,8 +196,9 @@ std::optional<std::string> EngineProcess::start(const ProcessSpec& spec) {
     kill();
     return "cannot start " + spec.command + where + ": " + errno_text(child_errno);
   }
+  // Writes never block (a full pipe waits in poll(2) with a deadline); reads block, each
+  // bounded by LineChannel's deadline timer.
   ::fcntl(stdin_fd_, F_SETFL, ::fcntl(stdin_fd_, F_GETFL) | O_NONBLOCK);
-  ::fcntl(stdout_fd_, F_SETFL, ::fcntl(stdout_fd_, F_GETFL) | O_NONBLOCK);
   return std::nullopt;
 }
 

@@ -36,7 +36,8 @@ class EngineProcess {
 
   bool started() const { return pid_ > 0; }
   pid_t pid() const { return pid_; }
-  // The runner's ends of the pipes, non-blocking and close-on-exec; -1 when not started.
+  // The runner's ends of the pipes, close-on-exec (stdin's non-blocking, stdout's blocking: a
+  // LineChannel bounds its reads itself); -1 when not started.
   int stdin_fd() const { return stdin_fd_; }
   int stdout_fd() const { return stdout_fd_; }
 

@@ -1,7 +1,9 @@
 #pragma once
 // Text lines to and from a child process over its pipes, each read or write bounded by a
-// deadline: non-blocking descriptors and poll(2) on the calling thread, with no event loop and
-// no helper thread, so one ply costs a write and a poll + read per chunk the engine writes.
+// deadline, on the calling thread, with no event loop and no helper thread: a read blocks in
+// read(2) until the engine writes, ended at its deadline by a per-thread timer signal (poll(2)
+// then read where no timer can be made); writes are non-blocking, with poll(2) only when the
+// pipe is full. One ply costs a write and one read per chunk the engine writes.
 // Lines end at '\n' (a '\r' before it is dropped); a line longer than 1 MiB is dropped and
 // counted. The channel also keeps the player's logs: notes, and with `io` every line sent and
 // received, in its own file and/or in one file shared by every player (each line prefixed with
@@ -32,8 +34,9 @@ class LineChannel {
   LineChannel(const LineChannel&) = delete;
   LineChannel& operator=(const LineChannel&) = delete;
 
-  // Reads `read_fd` and writes `write_fd` (both non-blocking, owned by the caller) from now on;
-  // `pid` prefixes the log's notes. Forgets any unread bytes of an earlier process.
+  // Reads `read_fd` (made blocking) and writes `write_fd` (non-blocking), both owned by the
+  // caller, from now on; `pid` prefixes the log's notes. Forgets any unread bytes of an
+  // earlier process.
   void attach(int read_fd, int write_fd, int pid);
   // Forgets the descriptors (the caller closes them) and the unread bytes.
   void detach();
@@ -58,8 +61,11 @@ class LineChannel {
  private:
   // Waits until `fd` is ready for `events` or the deadline passes; false on timeout.
   bool wait_ready(int fd, short events, Deadline deadline);
-  // Reads what is available into the buffer; false at end of file or on an error.
-  bool fill();
+  enum class Fill { Data, Eof, Interrupted };
+  // One read(2) into the buffer: bytes, end of file (or an error), or interrupted (a signal).
+  Fill fill();
+  // Reads more bytes (or the end of file) by `deadline`; false at the deadline.
+  bool read_more(Deadline deadline);
 
   int read_fd_ = -1;
   int write_fd_ = -1;

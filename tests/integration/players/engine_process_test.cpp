@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "runner/players/line_channel.h"
@@ -167,6 +168,59 @@ TEST_CASE("channel: a round trip through cat, and a deadline without an answer",
   CHECK(c.next_line(line, Clock::now() - 1ms) == LineChannel::Wait::Timeout);
   REQUIRE(c.next_line(line, in(2000ms)) == LineChannel::Wait::Line);
   CHECK(line == "late");
+}
+
+TEST_CASE("channel: a read outlives an earlier, shorter deadline and ends at its own",
+          "[channel]") {
+  // Reads block in read(2), each ended at its deadline by this thread's timer signal. The
+  // timer stays armed for the earliest deadline it covered: when that passes during a later
+  // read with a later deadline, the read must go on until its own.
+  EngineProcess p;
+  REQUIRE_FALSE(
+      p.start({"perl",
+               {"-e", "$|=1; print qq(first\n); select(undef,undef,undef,0.6); print qq(late\n);"},
+               "",
+               {},
+               ""}));
+  LineChannel c;
+  c.attach(p.stdout_fd(), p.stdin_fd(), p.pid());
+  std::string_view line;
+  REQUIRE(c.next_line(line, in(250ms)) == LineChannel::Wait::Line);  // arms the timer at +250 ms
+  CHECK(line == "first");
+  auto t0 = Clock::now();
+  REQUIRE(c.next_line(line, in(3000ms)) == LineChannel::Wait::Line);
+  CHECK(line == "late");
+  CHECK(ms_since(t0) >= 400);
+  // And a deadline that is shorter than the armed one still ends its read on time.
+  LineChannel quiet;
+  EngineProcess sleeper;
+  REQUIRE_FALSE(sleeper.start({"sleep", {"30"}, "", {}, ""}));
+  quiet.attach(sleeper.stdout_fd(), sleeper.stdin_fd(), sleeper.pid());
+  REQUIRE(c.next_line(line, in(5000ms)) == LineChannel::Wait::Eof);  // arms nothing earlier
+  t0 = Clock::now();
+  CHECK(quiet.next_line(line, in(120ms)) == LineChannel::Wait::Timeout);
+  CHECK(ms_since(t0) >= 120);
+  CHECK(ms_since(t0) < 1500);
+  // Reads on another thread have their own timer (Catch2 checks stay on this thread).
+  bool started = false;
+  LineChannel::Wait got = LineChannel::Wait::Line;
+  long long waited = 0;
+  std::thread other([&] {
+    EngineProcess q;
+    started = !q.start({"sleep", {"30"}, "", {}, ""});
+    if (!started) return;
+    LineChannel oc;
+    oc.attach(q.stdout_fd(), q.stdin_fd(), q.pid());
+    std::string_view l;
+    const auto start = Clock::now();
+    got = oc.next_line(l, in(150ms));
+    waited = ms_since(start);
+  });
+  other.join();
+  REQUIRE(started);
+  CHECK(got == LineChannel::Wait::Timeout);
+  CHECK(waited >= 150);
+  CHECK(waited < 1500);
 }
 
 TEST_CASE("channel: a full pipe is a write timeout, a dead reader is EOF", "[channel]") {
