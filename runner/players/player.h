@@ -1,8 +1,8 @@
 #pragma once
-// One Player interface for UCI subprocesses and in-process knightly-engine configurations.
-// Calls are synchronous for the game thread that owns the player, and every wait has a
-// deadline: a UciPlayer waits in poll(2) on its pipes (LineChannel) until the reply or the
-// deadline.
+// One Player interface for UCI and xboard subprocesses and in-process knightly-engine
+// configurations. Calls are synchronous for the game thread that owns the player, and every
+// wait has a deadline: a subprocess player blocks in read(2) on its pipe (LineChannel) until
+// the reply or the deadline.
 #include <chrono>
 #include <optional>
 #include <string>
