@@ -161,10 +161,14 @@ int SqliteConnection::busy_wait(void* self, int count) {
   const auto now = std::chrono::steady_clock::now();
   if (count == 0) c.busy_since_ = now;
   if (now - c.busy_since_ >= c.busy_timeout_) return 0;
-  // Doubling from 0.1 ms to at most 6.4 ms, jittered over the upper half so waiters do not
-  // wake in step: a released lock is seen within a few ms, and 64 waiting processes poll a
-  // few thousand times a second, not tens of thousands.
-  const unsigned full = 100u << std::min(count, 6);
+  // Jittered over the upper half of `full` so waiters do not wake in step. For the first
+  // 20 ms of a wait, at most 0.4 ms: a writer holds the lock about an fsync (a game stored),
+  // and polling in steps longer than that left the lock idle between processes (four
+  // processes of one game each were 0.7 of one process of four). A wait that lasts longer
+  // (many processes queueing) doubles to at most 6.4 ms: 64 waiting processes poll a few
+  // thousand times a second, not hundreds of thousands.
+  const bool short_wait = now - c.busy_since_ < std::chrono::milliseconds(20);
+  const unsigned full = 100u << std::min(count, short_wait ? 2 : 6);
   std::this_thread::sleep_for(std::chrono::microseconds(full / 2 + c.jitter_() % (full / 2 + 1)));
   return 1;
 }

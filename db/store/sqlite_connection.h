@@ -43,8 +43,9 @@ class SqliteConnection final : public Connection {
 
  private:
   // SQLite's own busy handler sleeps up to 100 ms at a time, long after a lock is released
-  // when many processes take turns; this one polls in short jittered sleeps (0.1 to 6.4 ms)
-  // until the busy timeout has passed since the first try.
+  // when many processes take turns; this one polls in short jittered sleeps (0.05 to 0.4 ms
+  // for the first 20 ms, then up to 6.4 ms) until the busy timeout has passed since the first
+  // try.
   static int busy_wait(void* self, int count);
   void end_lazy() noexcept;
   // Runs one statement without parameters (BEGIN, COMMIT, a PRAGMA), kept prepared.

@@ -487,17 +487,19 @@ std::optional<GameRecord> Run::play_one(Players& players, int index, const db::C
   info.start_time = db::utc_now_iso();
   const auto t0 = SteadyClock::now();
   DriverStats game_stats;
-  // Whoever watches (knightly serve) sees the game's position, recorded about once a second.
-  // A position not recorded costs nothing: a store that fails is reported when the game is
-  // stored.
+  // Whoever watches (knightly serve) sees the game's position, recorded about once a second,
+  // the first time a second into the game: a game over sooner is never written twice (its
+  // position and then itself), which made short games take the write lock twice each and
+  // workers in other processes wait for it. A position not recorded costs nothing: a store
+  // that fails is reported when the game is stored.
   std::function<void(const Game&)> on_move;
-  std::optional<SteadyClock::time_point> last_position;
+  SteadyClock::time_point last_position = t0;
   if (claim)
     on_move = [&](const Game& g) {
       // Not while the run stops: a failing store would make each move wait for it.
       if (stop_.stopping()) return;
       const auto now = SteadyClock::now();
-      if (last_position && now - *last_position < std::chrono::seconds(1)) return;
+      if (now - last_position < std::chrono::seconds(1)) return;
       last_position = now;
       try {
         store_->set_live_position(*claim, sg.id.game_in_pair, static_cast<int>(g.moves().size()),
