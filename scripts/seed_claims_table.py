@@ -151,6 +151,15 @@ def standings(name):
     return [dict(zip(head, line.split(","))) for line in lines[1:]]
 
 
+def elo_cell(elo, elo95):
+    """A standings row's Elo and its 95% half-width; a 0% or 100% score has no finite Elo, and
+    knightly gives its one-sided 95% bound instead (elo "-inf", elo95 "<=-28.4")."""
+    if elo95[:2] in ("<=", ">="):
+        lost = elo95[0] == "<"
+        return f"{'≤' if lost else '≥'} {float(elo95[2:]):+.0f} (every game {'lost' if lost else 'won'})"
+    return f"{float(elo):+.0f} ± {float(elo95):.0f}"
+
+
 def print_standings(name):
     rows = standings(name)
     if not rows:
@@ -160,7 +169,7 @@ def print_standings(name):
     print("|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['engine']} | {r['games']} | {r['wins']}-{r['draws']}-{r['losses']} | "
-              f"{r['score']}% | {float(r['elo']):+.0f} ± {float(r['elo95']):.0f} |")
+              f"{r['score']}% | {elo_cell(r['elo'], r['elo95'])} |")
     print()
 
 

@@ -224,12 +224,12 @@ struct UciPlayer::Impl {
     wbuf.clear();
     append_position_and_go(cmd, wbuf);
     have_info = false;
-    Clock::time_point t0 = conn.arm(deadline);
+    // The engine's time runs from just before `go` is written, the instant its deadline counts
+    // from: it is never charged less than it thought (the pipe may deliver `go` before the
+    // write returns).
+    const Clock::time_point t0 = conn.arm(deadline);
     Wait w = write_all();
-    if (w == Wait::Line) {
-      t0 = Clock::now();  // `go` written
-      note_go();
-    }
+    if (w == Wait::Line) note_go();
 
     std::string_view line;
     while (w == Wait::Line) {

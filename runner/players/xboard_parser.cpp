@@ -88,7 +88,8 @@ std::expected<std::vector<Feature>, std::string> parse_features(std::string_view
   std::vector<Feature> out;
   while (!s.empty()) {
     std::size_t eq = s.find('=');
-    if (eq == std::string_view::npos || eq == 0)
+    // A name that trims to nothing ("\r=0") is no name either.
+    if (eq == std::string_view::npos || trim(s.substr(0, eq)).empty())
       return std::unexpected("feature " + quoted(s) + " has no NAME=VALUE");
     Feature f;
     f.name = std::string(trim(s.substr(0, eq)));

@@ -67,7 +67,7 @@ struct XboardPlayer::Impl {
 
   void warn(std::string text) { conn.warn(std::move(text)); }
   void note_garbage(std::string_view line, std::string_view why) { conn.note_garbage(line, why); }
-  void arm(std::chrono::milliseconds d) { conn.arm(d); }
+  Clock::time_point arm(std::chrono::milliseconds d) { return conn.arm(d); }
   Wait next_line(std::string_view& line) { return conn.next_line(line); }
   Wait write_all() { return conn.write(wbuf); }
   std::string exit_detail(const char* what) { return conn.exit_detail(what); }
@@ -312,13 +312,12 @@ struct XboardPlayer::Impl {
     }
     wbuf += "go\n";
 
-    arm(move_deadline);
-    Clock::time_point t0 = Clock::now();
+    // The engine's time runs from just before `go` is written, the instant its deadline counts
+    // from: it is never charged less than it thought (the pipe may deliver `go` before the
+    // write returns).
+    const Clock::time_point t0 = arm(move_deadline);
     Wait w = write_all();
-    if (w == Wait::Line) {
-      t0 = Clock::now();
-      note_go();
-    }
+    if (w == Wait::Line) note_go();
     std::string_view line;
     bool have_eval = false;
     while (w == Wait::Line) {

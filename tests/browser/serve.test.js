@@ -61,8 +61,9 @@ t.main(async () => {
   t.check(before === 2, 'the page shows the first tournament\'s 2 games', before);
   await page.evaluate(() => { window.knightlyMarker = 'not reloaded'; });
 
-  // A second tournament, a game every few seconds, into the same database.
-  fs.writeFileSync(path.join(dir, 'second.toml'), config('second', 8, 'st = 0.15'));
+  // A second tournament into the same database, a game every two seconds or so: a game shows on
+  // its board once it has lasted a second (the position its worker records about once a second).
+  fs.writeFileSync(path.join(dir, 'second.toml'), config('second', 8, 'st = 0.4'));
   const runner = t.start([knightly, 'run', path.join(dir, 'second.toml'), '--db', db, '--quiet']);
   const rose = await t.waitFor('the game count to rise', async () => (await count()) > before && (await count()), 90000, 200);
   t.check(rose > before, 'the game count rose without a reload (' + before + ' -> ' + rose + ')');

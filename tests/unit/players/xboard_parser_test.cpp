@@ -56,6 +56,11 @@ TEST_CASE("feature lines give names and values, quoted or not", "[players][xboar
   REQUIRE_FALSE(unterminated);
   CHECK(unterminated.error().find("unterminated") != std::string::npos);
   CHECK_FALSE(parse_features("feature =1"));
+  // A name of only a carriage return trims to nothing (found by fuzz_xboard_line: a feature
+  // with an empty name was returned).
+  auto blank_name = parse_features("feature done=1 \r=0");
+  REQUIRE_FALSE(blank_name);
+  CHECK(blank_name.error().find("has no NAME=VALUE") != std::string::npos);
   CHECK_FALSE(parse_features("move e2e4"));
 }
 
