@@ -118,6 +118,10 @@ thread_local DeadlineTimer deadline_timer;
 
 }  // namespace
 
+void disarm_read_deadline() noexcept {
+  deadline_timer.disarm();
+}
+
 LineChannel::LineChannel(ChannelLog log) : buf_(InitialBuffer), log_(std::move(log)) {
   ignore_sigpipe();
   auto open_log = [](const std::string& path) {

@@ -24,6 +24,13 @@ struct ChannelLog {
   bool io = false;          // every line sent and received, not only notes
 };
 
+// Stops this thread's read-deadline timer (LineChannel's reads leave it armed across reads to
+// save a system call each): call it when the thread turns from engine reads to other work, such
+// as storing a finished game, so that no late signal interrupts that work's system calls
+// (stdio, for one, does not retry a write cut short by a signal). A no-op on a thread with no
+// timer. The next read arms it again.
+void disarm_read_deadline() noexcept;
+
 class LineChannel {
  public:
   using Deadline = std::chrono::steady_clock::time_point;

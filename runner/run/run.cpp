@@ -14,6 +14,7 @@
 #include "runner/config/engine_check.h"
 #include "runner/config/variant.h"
 #include "runner/players/cpu_affinity.h"
+#include "runner/players/line_channel.h"
 #include "runner/players/player_factory.h"
 #include "runner/run/decision.h"
 #include "runner/run/heartbeat.h"
@@ -515,6 +516,9 @@ std::optional<GameRecord> Run::play_one(Players& players, int index, const db::C
   for (int idx : {sg.white, sg.black})
     if (config_.engines[std::size_t(idx)].restart && players[std::size_t(idx)])
       players[std::size_t(idx)]->quit();
+  // The engines' reads are over until the next game: no deadline signal during the store, the
+  // PGN and the progress lines.
+  disarm_read_deadline();
   // -wait N: a pause between this thread's games.
   if (config_.tournament.wait_ms > 0 && !stop_.stopping())
     std::this_thread::sleep_for(std::chrono::milliseconds(config_.tournament.wait_ms));

@@ -2,9 +2,11 @@
 // Debian) started directly, no shell, their output read back through the channel.
 #include "runner/players/engine_process.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -168,6 +170,33 @@ TEST_CASE("channel: a round trip through cat, and a deadline without an answer",
   CHECK(c.next_line(line, Clock::now() - 1ms) == LineChannel::Wait::Timeout);
   REQUIRE(c.next_line(line, in(2000ms)) == LineChannel::Wait::Line);
   CHECK(line == "late");
+}
+
+TEST_CASE("channel: the read-deadline timer is disarmed when the thread turns to other work",
+          "[channel]") {
+  // A read answered before its deadline leaves the thread's timer armed for that deadline. Its
+  // signal would then interrupt whatever the thread does next (stdio does not retry a write it
+  // cuts short): disarm_read_deadline() stops it. Each case on a thread of its own, with a
+  // timer of its own; a 400 ms nanosleep(2) is interrupted or not by the 150 ms deadline.
+  auto sleep_interrupted = [](bool disarm) {
+    bool interrupted = false, answered = false;
+    std::thread t([&] {
+      EngineProcess p;
+      if (p.start({"echo", {"ready"}, "", {}, ""})) return;
+      LineChannel c;
+      c.attach(p.stdout_fd(), p.stdin_fd(), p.pid());
+      std::string_view line;
+      answered = c.next_line(line, in(150ms)) == LineChannel::Wait::Line && line == "ready";
+      if (disarm) disarm_read_deadline();
+      timespec ts{0, 400'000'000};
+      interrupted = ::nanosleep(&ts, nullptr) != 0 && errno == EINTR;
+    });
+    t.join();
+    CHECK(answered);
+    return interrupted;
+  };
+  CHECK(sleep_interrupted(false));  // left armed, the deadline's signal comes after the read
+  CHECK_FALSE(sleep_interrupted(true));
 }
 
 TEST_CASE("channel: a read outlives an earlier, shorter deadline and ends at its own",
