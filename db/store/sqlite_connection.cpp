@@ -141,6 +141,8 @@ SqliteConnection::SqliteConnection(const std::string& path, int flags, int busy_
                                    const std::string& uri)
     : path_(path),
       busy_timeout_(busy_timeout_ms),
+      queue_wanted_((flags & SQLITE_OPEN_READWRITE) != 0 && uri.empty() && path != ":memory:" &&
+                    !path.empty()),
       jitter_(std::random_device{}()),
       cache_(std::make_shared<StatementCache>()) {
   const int rc = uri.empty() ? sqlite3_open_v2(path.c_str(), &db_, flags, nullptr)
@@ -159,14 +161,15 @@ SqliteConnection::SqliteConnection(const std::string& path, int flags, int busy_
 int SqliteConnection::busy_wait(void* self, int count) {
   auto& c = *static_cast<SqliteConnection*>(self);
   const auto now = std::chrono::steady_clock::now();
-  if (count == 0) c.busy_since_ = now;
+  if (count == 0) c.busy_since_ = c.beginning_ ? c.begin_wait_ : now;
   if (now - c.busy_since_ >= c.busy_timeout_) return 0;
+  // Knightly's own writers wait in the write queue instead (sqlite_write_queue.h); this is
+  // for the rest: a writer outside the queue, a checkpoint, a new file switching to WAL.
   // Jittered over the upper half of `full` so waiters do not wake in step. For the first
   // 20 ms of a wait, at most 0.4 ms: a writer holds the lock about an fsync (a game stored),
-  // and polling in steps longer than that left the lock idle between processes (four
-  // processes of one game each were 0.7 of one process of four). A wait that lasts longer
-  // (many processes queueing) doubles to at most 6.4 ms: 64 waiting processes poll a few
-  // thousand times a second, not hundreds of thousands.
+  // and polling in steps longer than that left the lock idle between processes. A wait that
+  // lasts longer (many processes queueing) doubles to at most 6.4 ms: 64 waiting processes poll a
+  // few thousand times a second, not hundreds of thousands.
   const bool short_wait = now - c.busy_since_ < std::chrono::milliseconds(20);
   const unsigned full = 100u << std::min(count, short_wait ? 2 : 6);
   std::this_thread::sleep_for(std::chrono::microseconds(full / 2 + c.jitter_() % (full / 2 + 1)));
@@ -174,6 +177,7 @@ int SqliteConnection::busy_wait(void* self, int count) {
 }
 
 SqliteConnection::~SqliteConnection() {
+  leave_queue();
   cache_->close();
   if (db_) sqlite3_close_v2(db_);
 }
@@ -209,16 +213,51 @@ void SqliteConnection::begin(bool immediate, Commit commit) {
   // The commit's fsync is decided by synchronous when it happens (WAL): NORMAL skips it.
   static const std::string normal = "PRAGMA synchronous = NORMAL",
                            begin_immediate = "BEGIN IMMEDIATE", begin_deferred = "BEGIN DEFERRED";
+  begin_wait_ = std::chrono::steady_clock::now();
+  if (immediate && queue_wanted_) {
+    if (!queue_) {
+      queue_ = SqliteWriteQueue::open(path_);
+      queue_wanted_ = queue_ != nullptr;  // tried once: without one, the busy handler orders
+    }
+    if (queue_) {
+      switch (queue_->enter(begin_wait_ + busy_timeout_)) {
+        case SqliteWriteQueue::Entered::Yes:
+          in_queue_ = true;
+          break;
+        case SqliteWriteQueue::Entered::TimedOut:
+          // What SQLite says of a lock held past the busy timeout, which this is.
+          throw StoreException(sqlite_error(path_, SQLITE_BUSY, sqlite3_errstr(SQLITE_BUSY),
+                                            "starting a transaction"));
+        case SqliteWriteQueue::Entered::Skipped:
+          break;
+      }
+    }
+  }
   if (commit == Commit::Lazy && synchronous_full_) {
-    run_kept(normal, "starting a transaction");
+    try {
+      run_kept(normal, "starting a transaction");
+    } catch (...) {
+      leave_queue();
+      throw;
+    }
     lazy_ = true;
   }
+  beginning_ = true;
   try {
     run_kept(immediate ? begin_immediate : begin_deferred, "starting a transaction");
   } catch (...) {
+    beginning_ = false;
     end_lazy();
+    leave_queue();
     throw;
   }
+  beginning_ = false;
+}
+
+void SqliteConnection::leave_queue() noexcept {
+  if (!in_queue_) return;
+  queue_->leave();
+  in_queue_ = false;
 }
 
 void SqliteConnection::end_lazy() noexcept {
@@ -233,9 +272,12 @@ void SqliteConnection::commit() {
     run_kept(commit, "committing");
   } catch (...) {
     end_lazy();
+    // A COMMIT that failed may leave the transaction open: the queue is left at its rollback.
+    if (sqlite3_get_autocommit(db_) != 0) leave_queue();
     throw;
   }
   end_lazy();
+  leave_queue();
 }
 
 void SqliteConnection::rollback() noexcept {
@@ -243,6 +285,7 @@ void SqliteConnection::rollback() noexcept {
   // connection closes.
   if (sqlite3_get_autocommit(db_) == 0) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
   end_lazy();
+  leave_queue();
 }
 
 bool SqliteConnection::read_only() const {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "db/store/connection.h"
+#include "db/store/sqlite_write_queue.h"
 
 struct sqlite3;
 
@@ -45,9 +46,10 @@ class SqliteConnection final : public Connection {
   // SQLite's own busy handler sleeps up to 100 ms at a time, long after a lock is released
   // when many processes take turns; this one polls in short jittered sleeps (0.05 to 0.4 ms
   // for the first 20 ms, then up to 6.4 ms) until the busy timeout has passed since the first
-  // try.
+  // try (for BEGIN, since the transaction began to wait, in the write queue first).
   static int busy_wait(void* self, int count);
   void end_lazy() noexcept;
+  void leave_queue() noexcept;
   // Runs one statement without parameters (BEGIN, COMMIT, a PRAGMA), kept prepared.
   void run_kept(const std::string& sql, const std::string& what);
 
@@ -55,6 +57,15 @@ class SqliteConnection final : public Connection {
   std::string path_;
   std::chrono::milliseconds busy_timeout_;
   std::chrono::steady_clock::time_point busy_since_;
+  // A write transaction's wait began here (in the write queue, then SQLite's busy handler):
+  // the busy timeout counts from it.
+  std::chrono::steady_clock::time_point begin_wait_;
+  bool beginning_ = false;
+  // Knightly's writers to this file wait their turn here (sqlite_write_queue.h): opened at the
+  // first write transaction of a read-write connection to a file.
+  bool queue_wanted_ = false;
+  std::unique_ptr<SqliteWriteQueue> queue_;
+  bool in_queue_ = false;  // this connection's transaction holds the queue
   std::minstd_rand jitter_;
   bool synchronous_full_ = false;
   bool lazy_ = false;  // in a Lazy transaction: synchronous is NORMAL until it ends

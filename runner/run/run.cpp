@@ -321,12 +321,16 @@ void Run::game_thread() noexcept {
     }
   }
   try {
+    int busy = 0;  // claims in a row that found every free pair in play
     while (!stop_.stopping()) {
       auto r = store_->claim_pair(tournament_id_, worker_id_, options_.lease);
       if (r.status == db::ClaimStatus::Claimed && r.claim) {
+        busy = 0;
         play_pair(players, *r.claim);
       } else if (r.status == db::ClaimStatus::Busy) {
-        wait_for_work();  // every free pair is in play: one may be given back or expire
+        // Every free pair is in play: one may be given back or expire, or the last ones be
+        // stored by other workers (the run is then over).
+        wait_for_work(busy++);
       } else if (r.status == db::ClaimStatus::Exhausted) {
         decide_exhausted();
         break;
@@ -350,9 +354,14 @@ void Run::game_thread() noexcept {
   }
 }
 
-void Run::wait_for_work() {
-  const auto period = std::clamp(options_.lease / 4, std::chrono::milliseconds(50),
-                                 std::chrono::milliseconds(1000));
+void Run::wait_for_work(int waited) {
+  // Other processes' pairs end without a word to this one: it looks again soon at first (the
+  // last pairs of a run are often minutes from done, but a run of short games ends within
+  // milliseconds of its last claim), then less often, at most every lease / 4 and 1 s. This
+  // process's own threads notify work_cv_ when they give a pair back or finish one.
+  const auto longest = std::clamp(options_.lease / 4, std::chrono::milliseconds(50),
+                                  std::chrono::milliseconds(1000));
+  const auto period = std::min(longest, std::chrono::milliseconds(5 << std::min(waited, 8)));
   std::unique_lock lock(mutex_);
   work_cv_.wait_for(lock, period);
 }

@@ -80,7 +80,8 @@ class Run {
 
   void fail(Failure kind, const std::string& message);
   void fail_locked(Failure kind, const std::string& message);
-  void wait_for_work();
+  // Waits for a pair to be given back or to expire; `waited`: the waits before this one in a row.
+  void wait_for_work(int waited = 8);
   // Two-engine runs: every worker's pairs (and games into *games), now.
   stats::Pentanomial current_pairs(stats::Trinomial* games);
   const stats::SprtConfig* sprt() const { return sprt_ ? &*sprt_ : nullptr; }
