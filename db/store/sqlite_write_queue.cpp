@@ -5,11 +5,13 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
+#include <filesystem>
 #include <thread>
 
 namespace knightly::db {
@@ -21,6 +23,31 @@ namespace {
 constexpr std::uint32_t kInitializing = 1;
 constexpr std::uint32_t kReady = 0x4B4E5131;  // "KNQ1": this layout, set up
 constexpr off_t kFileSize = 4096;
+
+// A shared mapping is one memory, and a futex wakes its waiters, only among the processes of
+// one kernel: on a network file system (NFS, SMB, sshfs) two machines would each see their own
+// copy of the page, and a waiter could wait for a wake-up that never comes. The queue is used
+// on the local file systems named here; anywhere else the busy handler orders the writers.
+bool local_file_system(const std::string& database_path) {
+  std::string dir = std::filesystem::path(database_path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  struct statfs fs {};
+  if (::statfs(dir.c_str(), &fs) != 0) return false;
+  switch (static_cast<unsigned long>(fs.f_type)) {
+    case 0xEF53:      // ext2, ext3, ext4
+    case 0x58465342:  // xfs
+    case 0x9123683E:  // btrfs
+    case 0x01021994:  // tmpfs
+    case 0x858458F6:  // ramfs
+    case 0x2FC12FC1:  // zfs
+    case 0xF2F52010:  // f2fs
+    case 0x794C7630:  // overlayfs (containers)
+    case 0xCA451A4E:  // bcachefs
+      return true;
+    default:
+      return false;
+  }
+}
 
 bool same_file(int fd, const std::string& path) {
   struct stat open_file {
@@ -56,6 +83,7 @@ bool set_up(SqliteWriteQueue::Shared& shared) {
 std::unique_ptr<SqliteWriteQueue> SqliteWriteQueue::open(const std::string& database_path) {
   static_assert(sizeof(Shared) <= std::size_t(kFileSize));
   static_assert(std::atomic<std::uint32_t>::is_always_lock_free);
+  if (!local_file_system(database_path)) return nullptr;
   const std::string path = database_path + "-lock";
   // A few tries: the file found may be deleted by the last process closing it, between this
   // process's open and its flock.

@@ -12,7 +12,7 @@
 // It only orders Knightly's own writers; SQLite's locks still decide who may write, so a writer
 // outside the queue (the sqlite3 shell, a process of an older Knightly) is waited for by the
 // busy handler as before, and a queue that cannot be used (a directory that cannot be written,
-// a file system without shared mappings) only costs speed.
+// a network file system, where a futex does not reach the other machines) only costs speed.
 // - A wait is bounded: it gives up at a deadline (the busy timeout), so a writer stopped while
 //   holding the lock (SIGSTOP) is reported as a lock held past the busy timeout, not waited
 //   for forever.
