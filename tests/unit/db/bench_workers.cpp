@@ -7,8 +7,11 @@
 //
 //   knightly-bench-workers --db TARGET [--workers N] [--games G] [--plies P] [--play-ms M]
 //                          [--sync full|normal]
-// TARGET: an SQLite path or a postgresql:// URL. --play-ms: each worker sleeps M ms per game
-// before storing it, as if it played it (0: workers do nothing but claim and store).
+// TARGET: an SQLite path or a postgresql:// URL. --play-ms: each worker sleeps about M ms per
+// game before storing it, as if it played it (0: workers do nothing but claim and store). The
+// sleep is drawn from M/2 to 3M/2 per game: real games end at different moments, and the same
+// sleep everywhere would have every worker store in the same millisecond, every game, which
+// measures a queue no tournament forms (64 workers waited 35 ms each behind one another).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -40,6 +44,10 @@ struct Totals {
   std::int64_t claim_us = 0;
   std::int64_t store_us = 0;
   std::int64_t samples = 0;  // per-game overheads that follow, as uint32 microseconds
+  // When this worker stored its last game (steady_clock, which is CLOCK_MONOTONIC: one clock
+  // for every process of the machine). The run's wall time ends at the last of these, not when
+  // the last worker has seen there is nothing left (it may be sleeping off a busy answer).
+  std::int64_t last_store_ns = 0;
 };
 
 std::int64_t micros(clock_type::duration d) {
@@ -87,29 +95,44 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
     Totals t;
     std::vector<std::uint32_t> samples;
     knightly::runner::GameRecord g;
+    std::minstd_rand rng(static_cast<std::uint32_t>(::getpid()));
+    std::uniform_int_distribution<int> play(play_ms / 2, play_ms + play_ms / 2);
+    // Paced workers join at moments spread over one game, as workers of a running tournament
+    // are found: 64 first claims in the same millisecond are a start-up queue, not the
+    // steady state whose cost per game is measured.
+    if (play_ms > 0)
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(std::uniform_int_distribution<int>(0, play_ms)(rng)));
+    int busy = 0;  // claims in a row that found every free pair in play
     for (;;) {
       const auto c0 = clock_type::now();
       auto r = store.claim_pair(tournament, id, std::chrono::minutes(5));
       const std::int64_t claim_us = micros(clock_type::now() - c0);
-      t.claim_us += claim_us;
       if (r.status == ClaimStatus::Exhausted || r.status == ClaimStatus::Stopped) break;
       if (r.status == ClaimStatus::Busy) {
+        // The last pairs are in play elsewhere: wait as Run::wait_for_work does (5 ms,
+        // doubling, at most 1 s). Looking for work that is not there is not a game's cost.
         ++t.busy;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        std::this_thread::sleep_for(std::chrono::milliseconds(5 << std::min(busy++, 7)));
         continue;
       }
+      busy = 0;
+      t.claim_us += claim_us;
       ++t.claims;
       const auto& claim = *r.claim;
       const int games = claim.games - static_cast<int>(claim.stored.size());
       for (int k = 0; k < claim.games; ++k) {
         if (std::find(claim.stored.begin(), claim.stored.end(), k) != claim.stored.end()) continue;
-        if (play_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(play_ms));
+        if (play_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(play(rng)));
         const int index = claim.schedule_index + k;
         fill_game(g, index, plies, {claim.round, claim.pair, k, index});
         const auto s0 = clock_type::now();
         const auto outcome = store.store_game(claim, g, k ? beta : alpha, k ? alpha : beta);
         const std::int64_t store_us = micros(clock_type::now() - s0);
         t.store_us += store_us;
+        t.last_store_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              clock_type::now().time_since_epoch())
+                              .count();
         ++t.games;
         if (outcome != knightly::db::StoreOutcome::Stored) ++t.superseded;
         // The claim's cost is shared by the games it brought.
@@ -242,8 +265,11 @@ int main(int argc, char** argv) {
     all.superseded += t.superseded;
     all.claim_us += t.claim_us;
     all.store_us += t.store_us;
+    all.last_store_ns = std::max(all.last_store_ns, t.last_store_ns);
   }
-  const double wall = std::chrono::duration<double>(clock_type::now() - start).count();
+  const auto start_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count();
+  const double wall = static_cast<double>(std::max(all.last_store_ns, start_ns) - start_ns) / 1e9;
   for (pid_t pid : children) {
     int status = 0;
     ::waitpid(pid, &status, 0);
