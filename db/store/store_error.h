@@ -8,7 +8,7 @@
 namespace knightly::db {
 
 enum class ErrorKind {
-  NotFound,     // read-only open of a file that does not exist
+  NotFound,     // read-only open of a file, or a new database's directory, that does not exist
   ReadOnly,     // writing needed but the file or its directory is read-only
   Locked,       // another writer held the database longer than the busy timeout
   DiskFull,     // no space left for the database (SQLITE_FULL, PostgreSQL's disk_full)

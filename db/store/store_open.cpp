@@ -53,7 +53,7 @@ std::optional<StoreError> check_file(const std::string& path, OpenMode mode) {
   }
   const std::string dir = parent_dir(path);
   if (!fs::is_directory(dir, ec))
-    return make_error(ErrorKind::Io, path, "directory " + dir + " does not exist");
+    return make_error(ErrorKind::NotFound, path, "directory " + dir + " does not exist");
   if (exists && !writable(path))
     return make_error(ErrorKind::ReadOnly, path, "file is read-only, cannot write to it");
   // SQLite creates the -wal and -shm files (and the database itself) next to it.

@@ -146,8 +146,10 @@ bool Run::prepare() {
   store_options.sync_every_commit = sync != "normal";
   auto opened = db::Store::open(config_.output.database, store_options);
   if (!opened) {
+    // What may be gone by the next run: a lock, a server that is down, a full disk, I/O.
     const auto kind = opened.error().kind;
-    const bool transient = kind == db::ErrorKind::Locked || kind == db::ErrorKind::Io;
+    const bool transient = kind == db::ErrorKind::Locked || kind == db::ErrorKind::Unavailable ||
+                           kind == db::ErrorKind::DiskFull || kind == db::ErrorKind::Io;
     fail(transient ? Failure::Store : Failure::Setup, opened.error().message);
     return false;
   }

@@ -18,15 +18,17 @@
 #include <thread>
 
 #include "engine/chess/pgn.h"
-#include "tests/support/process.h"
 #include "tests/integration/cli/sqlite_probe.h"
+#include "tests/support/process.h"
 #include "worker_process.h"
 
 using namespace knightly::test;
 
 namespace {
 
-bool quick() { return std::getenv("KNIGHTLY_QUICK") != nullptr; }
+bool quick() {
+  return std::getenv("KNIGHTLY_QUICK") != nullptr;
+}
 
 // Two builtin engines at depth 2, `rounds` pairs: a fraction of a second per game.
 std::string config(int rounds, const std::string& name = "errors") {
@@ -115,7 +117,7 @@ TEST_CASE("a database locked past the busy timeout stops the run with exit 2, th
   INFO(tail(run.out()) << err);
   CHECK(code == 2);
   CHECK(no_crash(err));
-  CHECK(err.find(db) != std::string::npos);                            // which database
+  CHECK(err.find(db) != std::string::npos);  // which database
   // What it was doing: storing a game, or claiming or releasing a pair (whichever write came
   // first once the lock was held).
   CHECK(std::regex_search(err, std::regex("game [0-9]+ \\(|claiming a pair|releasing pair")));
@@ -316,4 +318,34 @@ TEST_CASE("the resume hint follows only errors a rerun can cure", "[run][outputs
   CHECK(r.err.find("book.epd:2") != std::string::npos);
   CHECK(r.err.find("run the same command again") == std::string::npos);
   CHECK(no_crash(r.err));
+}
+
+TEST_CASE("a database that cannot be opened: the hint only where a rerun can cure it",
+          "[run][outputs]") {
+  TempDir dir;
+  write_file(dir.file("t.toml"),
+             "[tournament]\nname = \"open\"\nrounds = 1\nseed = 1\nmaxmoves = 10\n"
+             "[[engine]]\nname = \"a\"\nbuiltin = true\noptions = { Search = \"random\" }\n"
+             "[[engine]]\nname = \"b\"\nbuiltin = true\noptions = { Search = \"random\" }\n");
+  SECTION("a directory that does not exist: the rerun fails the same way") {
+    auto r = run_process(
+        {knightly_binary(), "run", dir.file("t.toml"), "--db", dir.file("none/t.db")}, 60);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("directory " + dir.file("none") + " does not exist") != std::string::npos);
+    CHECK(r.err.find("run the same command again") == std::string::npos);
+    CHECK(no_crash(r.err));
+  }
+  SECTION("a server that refuses connections: run again once it is up") {
+    // Port 1 on loopback: nothing listens there, the connection is refused at once.
+    auto r = run_process({knightly_binary(), "run", dir.file("t.toml"), "--db",
+                          "postgresql://knightly:secret@127.0.0.1:1/knightly"},
+                         60);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("cannot reach the server") != std::string::npos);
+    CHECK(r.err.find("run the same command again") != std::string::npos);
+    CHECK(r.err.find("secret") == std::string::npos);
+    CHECK(no_crash(r.err));
+  }
 }

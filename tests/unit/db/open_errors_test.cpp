@@ -103,6 +103,16 @@ TEST_CASE("read-only mode needs an existing file and never creates one") {
   CHECK_FALSE(std::filesystem::exists(dir.file("missing.db")));
 }
 
+TEST_CASE("a new database in a directory that does not exist names the directory") {
+  TempDir dir;
+  auto store = Store::open(dir.file("no-such-dir/k.db"));
+  REQUIRE_FALSE(store);
+  CHECK(store.error().kind == ErrorKind::NotFound);
+  CHECK(store.error().message.find("directory " + dir.file("no-such-dir") + " does not exist") !=
+        std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.file("no-such-dir")));
+}
+
 TEST_CASE("a read-only file gives a clear error when writing is needed and is untouched") {
   TempDir dir;
   const std::string path = dir.file("k.db");
