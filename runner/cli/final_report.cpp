@@ -53,8 +53,7 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
     const bool two = config.engines.size() == 2;
     const auto& first_vs_second = report.first_vs_second;
     if (options.style == OutputStyle::Cutechess && two) {
-      out << Progress::score_line(config.engines[0].name, config.engines[1].name, first_vs_second)
-          << "\n";
+      out << score_line(config.engines[0].name, config.engines[1].name, first_vs_second) << "\n";
       out << stats::cutechess_elo_line(first_vs_second) << "\n";
       if (summary.sprt) out << stats::cutechess_sprt_line(*summary.sprt) << "\n";
     }
@@ -76,8 +75,7 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
             << stats::cutechess_sprt_line(*summary.sprt) << "\n";
     } else if (two && options.style == OutputStyle::Knightly && first_vs_second.games() > 0) {
       out << "\n"
-          << Progress::score_line(config.engines[0].name, config.engines[1].name, first_vs_second)
-          << "\n"
+          << score_line(config.engines[0].name, config.engines[1].name, first_vs_second) << "\n"
           << stats::cutechess_elo_line(first_vs_second) << "\n";
     }
 

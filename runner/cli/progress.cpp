@@ -26,16 +26,6 @@ void Progress::on_schedule(std::size_t total, std::size_t stored) {
   start_ = std::chrono::steady_clock::now();
 }
 
-std::string Progress::score_line(const std::string& first, const std::string& second,
-                                 const stats::Trinomial& t) {
-  char buf[256];
-  double score = t.games() ? t.points() / double(t.games()) : 0.0;
-  std::snprintf(buf, sizeof buf, "Score of %s vs %s: %lld - %lld - %lld  [%.3f] %lld",
-                first.c_str(), second.c_str(), (long long)t.wins, (long long)t.losses,
-                (long long)t.draws, score, (long long)t.games());
-  return buf;
-}
-
 void Progress::print(const std::string& line) {
   if (tty_ && line_shown_) out_ << "\r\033[K";
   out_ << line << "\n" << std::flush;

@@ -34,10 +34,6 @@ class Progress : public RunObserver {
   // styles print their own lines every so many games (interval_report) instead.
   void set_intervals(const IntervalSettings& settings) { intervals_ = settings; }
 
-  // "Score of A vs B: W - L - D  [0.550] N"
-  static std::string score_line(const std::string& first, const std::string& second,
-                                const stats::Trinomial& t);
-
  private:
   std::string status_line() const;
   void print(const std::string& line);

@@ -66,3 +66,13 @@ TEST_CASE("fastchess: its report block every -ratinginterval, from pairs or sing
   CHECK(wdl.find("PairsRatio") == std::string::npos);
   CHECK(wdl.find("nan") == std::string::npos);
 }
+
+TEST_CASE("the score line keeps engine names of any length whole", "[interval]") {
+  // Knightly's per-game line and the final report print this line too (one function for all).
+  const std::string first(300, 'a'), second = "base";
+  stats::Trinomial t;
+  t.wins = 3;
+  t.losses = 1;
+  t.draws = 2;
+  CHECK(score_line(first, second, t) == "Score of " + first + " vs base: 3 - 1 - 2  [0.667] 6");
+}
