@@ -10,8 +10,14 @@ inline std::string data_dir() {
   if (const char* env = std::getenv("KNIGHTLY_DATA"); env && *env) return env;
   return KNIGHTLY_DEFAULT_DATA_DIR;
 }
-inline std::string data_path(const std::string& rel) { return data_dir() + "/" + rel; }
-inline std::string binary_dir() { return KNIGHTLY_BINARY_DIR; }
-inline std::string source_dir() { return KNIGHTLY_SOURCE_DIR; }
+inline std::string data_path(const std::string& rel) {
+  return data_dir() + "/" + rel;
+}
+inline std::string binary_dir() {
+  return KNIGHTLY_BINARY_DIR;
+}
+inline std::string source_dir() {
+  return KNIGHTLY_SOURCE_DIR;
+}
 
 }  // namespace knightly::test

@@ -22,9 +22,9 @@ constexpr Bitboard step_set(Square s, const int (*deltas)[2], int n) {
   return b;
 }
 
-constexpr int KnightDeltas[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2},
+constexpr int KnightDeltas[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
                                     {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-constexpr int KingDeltas[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1},
+constexpr int KingDeltas[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
                                   {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
 
 constexpr auto make_table(const int (*deltas)[2]) {
@@ -56,8 +56,12 @@ Bitboard pawn_attacks(chess::Color c, Bitboard pawns) {
   return ((pawns & NotA) >> 9) | ((pawns & NotH) >> 7);
 }
 
-Bitboard knight_attacks(Square s) { return KnightTable[s]; }
-Bitboard king_attacks(Square s) { return KingTable[s]; }
+Bitboard knight_attacks(Square s) {
+  return KnightTable[s];
+}
+Bitboard king_attacks(Square s) {
+  return KingTable[s];
+}
 
 Bitboard bishop_attacks(Square s, Bitboard occupied) {
   return ray(s, 1, 1, occupied) | ray(s, 1, -1, occupied) | ray(s, -1, 1, occupied) |

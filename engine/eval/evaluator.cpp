@@ -25,7 +25,9 @@ std::string trim(std::string_view s) {
 
 }  // namespace
 
-std::string_view term_name(Term t) { return Names[int(t)]; }
+std::string_view term_name(Term t) {
+  return Names[int(t)];
+}
 
 Evaluator::Evaluator() : terms_{{Term::Material, 100}, {Term::Pst, 100}} {}
 
@@ -35,11 +37,13 @@ std::expected<Evaluator, EvalError> Evaluator::parse(std::string_view spec) {
   std::size_t start = 0;
   while (true) {
     std::size_t plus = spec.find('+', start);
-    std::string_view raw = spec.substr(start, plus == std::string_view::npos ? spec.npos : plus - start);
+    std::string_view raw =
+        spec.substr(start, plus == std::string_view::npos ? spec.npos : plus - start);
     std::string item = lower(trim(raw));
     if (item.empty())
-      return std::unexpected(EvalError{start, "empty term (terms are joined by '+': material, pst, "
-                                              "tension, mobility, random)"});
+      return std::unexpected(EvalError{start,
+                                       "empty term (terms are joined by '+': material, pst, "
+                                       "tension, mobility, random)"});
     std::string name = item;
     int weight = -1;
     if (auto colon = item.find(':'); colon != std::string::npos) {
@@ -48,16 +52,17 @@ std::expected<Evaluator, EvalError> Evaluator::parse(std::string_view spec) {
       bool ok = !num.empty() && num.size() <= 6;
       for (char c : num) ok = ok && std::isdigit(static_cast<unsigned char>(c));
       if (!ok)
-        return std::unexpected(
-            EvalError{start, "weight of '" + name + "' must be a whole number 0-999999, got '" + num + "'"});
+        return std::unexpected(EvalError{
+            start, "weight of '" + name + "' must be a whole number 0-999999, got '" + num + "'"});
       weight = std::stoi(num);
     }
     int index = -1;
     for (int i = 0; i < 5; ++i)
       if (name == Names[i]) index = i;
     if (index < 0)
-      return std::unexpected(EvalError{start, "unknown term '" + name +
-                                                  "' (expected material, pst, tension, mobility or random)"});
+      return std::unexpected(EvalError{
+          start,
+          "unknown term '" + name + "' (expected material, pst, tension, mobility or random)"});
     Term t = Term(index);
     for (const auto& w : ev.terms_)
       if (w.term == t) return std::unexpected(EvalError{start, "term '" + name + "' given twice"});
@@ -65,7 +70,8 @@ std::expected<Evaluator, EvalError> Evaluator::parse(std::string_view spec) {
     if (plus == std::string_view::npos) break;
     start = plus + 1;
   }
-  ev.material_pst_ = ev.terms_.size() == 2 && ev.terms_[0].weight == 100 && ev.terms_[1].weight == 100 &&
+  ev.material_pst_ = ev.terms_.size() == 2 && ev.terms_[0].weight == 100 &&
+                     ev.terms_[1].weight == 100 &&
                      ((ev.terms_[0].term == Term::Material && ev.terms_[1].term == Term::Pst) ||
                       (ev.terms_[0].term == Term::Pst && ev.terms_[1].term == Term::Material));
   return ev;
@@ -76,11 +82,21 @@ int Evaluator::evaluate_white(const chess::Position& pos) const {
   for (const auto& [term, weight] : terms_) {
     int v = 0;
     switch (term) {
-      case Term::Material: v = material(pos); break;
-      case Term::Pst: v = pst(pos); break;
-      case Term::Tension: v = tension(pos); break;
-      case Term::Mobility: v = mobility(pos); break;
-      case Term::Random: score += random_score(pos.key(), seed_, weight); continue;
+      case Term::Material:
+        v = material(pos);
+        break;
+      case Term::Pst:
+        v = pst(pos);
+        break;
+      case Term::Tension:
+        v = tension(pos);
+        break;
+      case Term::Mobility:
+        v = mobility(pos);
+        break;
+      case Term::Random:
+        score += random_score(pos.key(), seed_, weight);
+        continue;
     }
     score += weight == 100 ? v : v * weight / 100;
   }
@@ -92,11 +108,21 @@ int Evaluator::evaluate_white_terms(const chess::Position& pos, const PieceSums&
   for (const auto& [term, weight] : terms_) {
     int v = 0;
     switch (term) {
-      case Term::Material: v = sums.material; break;
-      case Term::Pst: v = sums.pst + pst_kings(pos); break;
-      case Term::Tension: v = tension(pos); break;
-      case Term::Mobility: v = mobility(pos); break;
-      case Term::Random: score += random_score(pos.key(), seed_, weight); continue;
+      case Term::Material:
+        v = sums.material;
+        break;
+      case Term::Pst:
+        v = sums.pst + pst_kings(pos);
+        break;
+      case Term::Tension:
+        v = tension(pos);
+        break;
+      case Term::Mobility:
+        v = mobility(pos);
+        break;
+      case Term::Random:
+        score += random_score(pos.key(), seed_, weight);
+        continue;
     }
     score += weight == 100 ? v : v * weight / 100;
   }

@@ -116,7 +116,8 @@ int Worker::alphabeta(int depth, int alpha, int beta, int ply, bool null_ok) {
     if (depth <= 3 && !is_mate_score(beta) && static_eval - 120 * depth >= beta) return static_eval;
     // Null move: if passing still fails high, a real move will too (not in zugzwang-prone
     // pawn endings).
-    if (null_ok && depth >= 3 && static_eval >= beta && has_non_pawn_material(pos_, pos_.side_to_move())) {
+    if (null_ok && depth >= 3 && static_eval >= beta &&
+        has_non_pawn_material(pos_, pos_.side_to_move())) {
       int r = depth >= 7 ? 3 : 2;
       make_null();
       int s = -alphabeta(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -152,8 +153,10 @@ int Worker::alphabeta(int depth, int alpha, int beta, int ply, bool null_ok) {
         r = std::min(r, depth - 2);
       }
       score = -alphabeta(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
-      if (!aborted_ && r > 0 && score > alpha) score = -alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, true);
-      if (!aborted_ && score > alpha && score < beta) score = -alphabeta(depth - 1, -beta, -alpha, ply + 1, true);
+      if (!aborted_ && r > 0 && score > alpha)
+        score = -alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, true);
+      if (!aborted_ && score > alpha && score < beta)
+        score = -alphabeta(depth - 1, -beta, -alpha, ply + 1, true);
     }
     unmake();
     if (aborted_) return 0;
@@ -182,7 +185,8 @@ int Worker::alphabeta(int depth, int alpha, int beta, int ply, bool null_ok) {
   }
   if (tt_.enabled()) {
     Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
-    tt_.store(key, depth, to_tt(best, ply), bound, best > original_alpha ? best_move : Move::none());
+    tt_.store(key, depth, to_tt(best, ply), bound,
+              best > original_alpha ? best_move : Move::none());
     tt_stored_ = true;
   }
   return best;
@@ -226,7 +230,8 @@ int Worker::quiesce(int alpha, int beta, int ply, int qply) {
     if (ordering) pick(moves, scores, i);
     Move m = moves[i];
     if (prune && m.kind() != Move::Promotion) {
-      if (count_prune && (i >= 2 || qply >= QRecaptureDepth) && m.to() != last_to && !pos_.gives_check(m))
+      if (count_prune && (i >= 2 || qply >= QRecaptureDepth) && m.to() != last_to &&
+          !pos_.gives_check(m))
         continue;
       if (!see_non_negative(pos_, m)) continue;
     }

@@ -66,9 +66,10 @@ std::vector<Move> Worker::mcts_pv() const {
 SearchResult Worker::go_mcts(const std::function<void(const SearchInfo&)>& on_info) {
   tree_.clear();
   tree_.push_back(MctsNode{});
-  const std::uint64_t limit = limits_.nodes                               ? limits_.nodes
-                              : (budget_.limited() || limits_.infinite) ? std::numeric_limits<std::uint64_t>::max()
-                                                                        : std::uint64_t(std::max(1, config_.mcts_playouts));
+  const std::uint64_t limit = limits_.nodes ? limits_.nodes
+                              : (budget_.limited() || limits_.infinite)
+                                  ? std::numeric_limits<std::uint64_t>::max()
+                                  : std::uint64_t(std::max(1, config_.mcts_playouts));
   const double c = config_.mcts_exploration / 100.0;
   int max_depth = 0;
   std::int64_t next_report_ms = 1000;

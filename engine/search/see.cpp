@@ -77,10 +77,11 @@ int see(const chess::Position& pos, chess::Move m) {
   // Position::attackers_to(to, occ) taken apart: pawns, knights and kings attack `to` whatever
   // stands between, so they are found once; sliders are looked up again after each capture,
   // which brings in the x-rays behind the piece that left.
-  const Bitboard steppers = (chess::pawn_attacks(chess::White, to) & pos.pieces(chess::Black, chess::Pawn)) |
-                            (chess::pawn_attacks(chess::Black, to) & pos.pieces(chess::White, chess::Pawn)) |
-                            (chess::knight_attacks(to) & pos.pieces(chess::Knight)) |
-                            (chess::king_attacks(to) & pos.pieces(chess::King));
+  const Bitboard steppers =
+      (chess::pawn_attacks(chess::White, to) & pos.pieces(chess::Black, chess::Pawn)) |
+      (chess::pawn_attacks(chess::Black, to) & pos.pieces(chess::White, chess::Pawn)) |
+      (chess::knight_attacks(to) & pos.pieces(chess::Knight)) |
+      (chess::king_attacks(to) & pos.pieces(chess::King));
   const Bitboard diagonal = pos.pieces(chess::Bishop) | pos.pieces(chess::Queen);
   const Bitboard straight = pos.pieces(chess::Rook) | pos.pieces(chess::Queen);
   do {

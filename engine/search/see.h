@@ -10,7 +10,8 @@ int see(const chess::Position& pos, chess::Move m);
 
 // Position::captured_piece(m), inline for the search's hot loops.
 inline chess::Piece victim_of(const chess::Position& pos, chess::Move m) {
-  if (m.kind() == chess::Move::EnPassant) return chess::make_piece(~pos.side_to_move(), chess::Pawn);
+  if (m.kind() == chess::Move::EnPassant)
+    return chess::make_piece(~pos.side_to_move(), chess::Pawn);
   if (m.kind() == chess::Move::Castling) return chess::NoPiece;
   return pos.piece_on(m.to());
 }

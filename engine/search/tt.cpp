@@ -26,8 +26,8 @@ void TranspositionTable::allocate(std::size_t count) {
   if (count == 0) return;
   // Whole huge pages, mapped at a huge-page boundary (the extra head and tail are unmapped).
   const std::size_t bytes = (count * sizeof(Bucket) + HugePage - 1) / HugePage * HugePage;
-  void* raw = mmap(nullptr, bytes + HugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+  void* raw =
+      mmap(nullptr, bytes + HugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
   const auto start = reinterpret_cast<std::uintptr_t>(raw);
   const std::uintptr_t aligned = (start + HugePage - 1) / HugePage * HugePage;
@@ -66,10 +66,18 @@ const TTEntry* TranspositionTable::probe(chess::Key key) const {
   return nullptr;
 }
 
-void TranspositionTable::store(chess::Key key, int depth, int score, Bound bound, chess::Move move) {
+void TranspositionTable::store(chess::Key key, int depth, int score, Bound bound,
+                               chess::Move move) {
   Bucket& b = bucket(key);
-  TTEntry e{key & KeyLowMask, game_, std::int16_t(score), move,
-            std::int8_t(depth < 0 ? 0 : depth > 127 ? 127 : depth), bound, generation_};
+  TTEntry e{key & KeyLowMask,
+            game_,
+            std::int16_t(score),
+            move,
+            std::int8_t(depth < 0     ? 0
+                        : depth > 127 ? 127
+                                      : depth),
+            bound,
+            generation_};
   // Keep the old best move when the new search of the same position found none.
   // Entries of an older game are treated exactly like empty ones.
   const bool deep_live = live(b.deep);

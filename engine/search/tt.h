@@ -32,8 +32,8 @@ static_assert(sizeof(TTEntry) == 16);
 class TranspositionTable {
  public:
   void resize(int mb);  // 0 = disabled
-  void clear();     // wipes every entry (O(size))
-  void new_game();  // O(1): every entry so far counts as empty from now on
+  void clear();         // wipes every entry (O(size))
+  void new_game();      // O(1): every entry so far counts as empty from now on
   bool enabled() const { return count_ != 0; }
   void new_search() { ++generation_; }
   const TTEntry* probe(chess::Key key) const;
@@ -45,7 +45,9 @@ class TranspositionTable {
     TTEntry deep;
     TTEntry recent;
   };
-  Bucket& bucket(chess::Key key) { return buckets_[std::size_t((unsigned __int128)key * count_ >> 64)]; }
+  Bucket& bucket(chess::Key key) {
+    return buckets_[std::size_t((unsigned __int128)key * count_ >> 64)];
+  }
   const Bucket& bucket(chess::Key key) const {
     return buckets_[std::size_t((unsigned __int128)key * count_ >> 64)];
   }

@@ -12,8 +12,8 @@ std::expected<long long, std::string> parse_int(const std::string& flag, const s
   if (ec != std::errc() || p != text.data() + text.size())
     return std::unexpected(flag + ": '" + text + "' is not an integer");
   if (v < min || v > max)
-    return std::unexpected(flag + ": " + text + " is out of range [" + std::to_string(min) +
-                           ", " + std::to_string(max) + "]");
+    return std::unexpected(flag + ": " + text + " is out of range [" + std::to_string(min) + ", " +
+                           std::to_string(max) + "]");
   return v;
 }
 

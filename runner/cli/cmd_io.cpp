@@ -9,10 +9,10 @@
 #include <iostream>
 
 #include "db/store/store.h"
-#include "runner/cli/subcommand.h"
-#include "runner/run/run_options.h"
 #include "runner/cli/pgn_import.h"
 #include "runner/cli/printable.h"
+#include "runner/cli/subcommand.h"
+#include "runner/run/run_options.h"
 
 namespace knightly::runner {
 namespace {

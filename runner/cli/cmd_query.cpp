@@ -5,13 +5,13 @@
 #include <set>
 
 #include "db/store/store.h"
-#include "runner/cli/subcommand.h"
 #include "runner/cli/printable.h"
 #include "runner/cli/query.h"
-#include "runner/run/run_options.h"
+#include "runner/cli/subcommand.h"
 #include "runner/cli/table.h"
-#include "runner/run/two_engine_tally.h"
 #include "runner/config/config_toml.h"
+#include "runner/run/run_options.h"
+#include "runner/run/two_engine_tally.h"
 #include "runner/stats/counts.h"
 #include "runner/stats/elo.h"
 #include "runner/stats/ratings.h"
@@ -86,23 +86,26 @@ std::expected<QueryOptions, std::string> parse_query_options(Args& args) {
       auto f = parse_output_format(*v);
       if (!f) return std::unexpected("--format: " + f.error());
       q.format = *f;
-    } else if (a == "--tournament") q.filter.tournaments.push_back(*v);
-    else if (a == "--engine") q.filter.engines.push_back(*v);
+    } else if (a == "--tournament")
+      q.filter.tournaments.push_back(*v);
+    else if (a == "--engine")
+      q.filter.engines.push_back(*v);
     else if (a == "--result") {
       if (*v != "1-0" && *v != "0-1" && *v != "1/2-1/2")
         return std::unexpected("--result: '" + *v + "' (1-0, 0-1 or 1/2-1/2)");
       q.filter.result = *v;
-    } else if (a == "--termination") q.filter.termination = *v;
+    } else if (a == "--termination")
+      q.filter.termination = *v;
     else if (a == "--since" || a == "--until") {
       auto bound = iso_time_bound(a, *v);
       if (!bound) return std::unexpected(bound.error());
       (a == "--since" ? q.filter.since : q.filter.until) = *bound;
-    }
-    else if (a == "--limit") {
+    } else if (a == "--limit") {
       auto n = parse_int(a, *v, 1, 1LL << 40);
       if (!n) return std::unexpected(n.error());
       q.filter.limit = *n;
-    } else if (a == "--anchor") q.anchor = *v;
+    } else if (a == "--anchor")
+      q.anchor = *v;
     else if (a == "--anchor-rating") {
       auto d = parse_double(a, *v);
       if (!d) return std::unexpected(d.error());
@@ -115,13 +118,17 @@ std::expected<QueryOptions, std::string> parse_query_options(Args& args) {
       auto d = parse_double(a, *v);
       if (!d) return std::unexpected(d.error());
       (a == "--elo0" ? q.elo0 : a == "--elo1" ? q.elo1 : a == "--alpha" ? q.alpha : q.beta) = *d;
-    } else if (a == "--model") q.model = *v;
-    else return std::unexpected("unknown option '" + a + "'");
+    } else if (a == "--model")
+      q.model = *v;
+    else
+      return std::unexpected("unknown option '" + a + "'");
   }
   return q;
 }
 
-Cell text_or_null(const std::string& s) { return s.empty() ? null_cell() : cell(s); }
+Cell text_or_null(const std::string& s) {
+  return s.empty() ? null_cell() : cell(s);
+}
 
 int print(const Table& t, const QueryOptions& q, const char* name) {
   *q.out << t.render(q.format, name);
@@ -140,8 +147,8 @@ int query_tournaments(const db::Store& store, const QueryOptions& q) {
 }
 
 int query_standings(const db::Store& store, const QueryOptions& q) {
-  Table t({"rank", "engine", "games", "points", "wins", "draws", "losses", "score", "elo",
-           "elo95", "note"});
+  Table t({"rank", "engine", "games", "points", "wins", "draws", "losses", "score", "elo", "elo95",
+           "note"});
   long long rank = 0;
   for (const auto& s : store.standings(q.filter)) {
     const EloCells elo = elo_cells(stats::get_elo(stats::Trinomial{s.losses, s.draws, s.wins}), 1);
@@ -156,8 +163,8 @@ int query_standings(const db::Store& store, const QueryOptions& q) {
 int query_games(const db::Store& store, QueryOptions q) {
   q.filter.newest_first = true;
   if (q.filter.limit == 0 && q.format == OutputFormat::Table) q.filter.limit = 50;
-  Table t({"id", "tournament", "round", "pair", "game", "white", "black", "result",
-           "termination", "reason", "plies", "started", "duration_ms", "opening"});
+  Table t({"id", "tournament", "round", "pair", "game", "white", "black", "result", "termination",
+           "reason", "plies", "started", "duration_ms", "opening"});
   for (const auto& g : store.games(q.filter))
     t.add_row({cell((long long)g.id), cell(g.tournament), cell((long long)g.game_id.round + 1),
                cell((long long)g.game_id.pair + 1), cell((long long)g.game_id.game_in_pair + 1),
@@ -214,15 +221,14 @@ int query_engines(const db::Store& store, const QueryOptions& q) {
   Table t({"id", "name", "builtin", "command", "options", "uci_name", "uci_author", "sha256",
            "first_seen", "games", "last_played"});
   for (const auto& e : store.engines()) {
-    if (!q.filter.engines.empty() &&
-        std::find(q.filter.engines.begin(), q.filter.engines.end(), e.info.name) ==
-            q.filter.engines.end())
+    if (!q.filter.engines.empty() && std::find(q.filter.engines.begin(), q.filter.engines.end(),
+                                               e.info.name) == q.filter.engines.end())
       continue;
     t.add_row({cell((long long)e.id), cell(e.info.name), cell(e.info.builtin ? "yes" : "no"),
                text_or_null(e.info.command), text_or_null(e.info.options),
                text_or_null(e.info.uci_name), text_or_null(e.info.uci_author),
-               text_or_null(e.info.binary_sha256), cell(e.first_seen),
-               cell((long long)e.games), text_or_null(e.last_played)});
+               text_or_null(e.info.binary_sha256), cell(e.first_seen), cell((long long)e.games),
+               text_or_null(e.last_played)});
   }
   return print(t, q, "engines");
 }
@@ -264,7 +270,7 @@ int query_ratings(const db::Store& store, QueryOptions q) {
     auto it = index.find(q.anchor);
     if (it == index.end()) {
       *q.err << "knightly: query ratings: --anchor: no engine '" << q.anchor
-                << "' in the selected games\n";
+             << "' in the selected games\n";
       return ExitError;
     }
     options.anchor = it->second;
@@ -276,9 +282,8 @@ int query_ratings(const db::Store& store, QueryOptions q) {
   }
   std::vector<int> order(names.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = int(i);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return ratings->engines[a].rating > ratings->engines[b].rating;
-  });
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return ratings->engines[a].rating > ratings->engines[b].rating; });
   Table t({"rank", "engine", "rating", "error95", "games", "points", "score", "note"});
   long long rank = 0;
   for (int i : order) {
@@ -308,7 +313,7 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
   auto t = store.find_tournament(q.filter.tournaments[0]);
   if (!t) {
     *q.err << "knightly: query sprt: no tournament '" << q.filter.tournaments[0] << "' in "
-              << store.path() << "\n";
+           << store.path() << "\n";
     return ExitError;
   }
   const StoredMatch stored = stored_match(store, *t);
@@ -318,8 +323,8 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
   if (q.elo1) sprt.elo1 = *q.elo1;
   if (q.alpha) sprt.alpha = *q.alpha;
   if (q.beta) sprt.beta = *q.beta;
-  if (!q.model.empty()) sprt.model = q.model == "logistic" ? stats::EloModel::Logistic
-                                                           : stats::EloModel::Normalized;
+  if (!q.model.empty())
+    sprt.model = q.model == "logistic" ? stats::EloModel::Logistic : stats::EloModel::Normalized;
   if (auto v = stats::validate(sprt); !v) {
     *q.err << "knightly: query sprt: " << v.error() << "\n";
     return ExitError;
@@ -336,7 +341,7 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
     }
   if (names.size() != 2) {
     *q.err << "knightly: query sprt: tournament '" << t->name
-              << "' does not have exactly two engines\n";
+           << "' does not have exactly two engines\n";
     return ExitError;
   }
   std::string second = *names.begin() == first ? *names.rbegin() : *names.begin();
@@ -351,25 +356,41 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
     stats::MatchLabel label{first, second, "", "", "", ""};
     *q.out << stats::fastchess_report(label, games, pairs, sprt);
     *q.out << stats::cutechess_elo_line(games) << "\n"
-              << stats::cutechess_sprt_line(status) << "\n";
+           << stats::cutechess_sprt_line(status) << "\n";
     return ExitOk;
   }
-  Table t2({"tournament", "first", "second", "games", "wins", "draws", "losses", "pairs", "ll",
-            "ld", "wl_dd", "wd", "ww", "elo", "elo95", "nelo", "nelo95", "los", "llr", "lower",
-            "upper", "elo0", "elo1", "alpha", "beta", "model", "decision", "note"});
+  Table t2({"tournament", "first", "second", "games", "wins",  "draws",    "losses",
+            "pairs",      "ll",    "ld",     "wl_dd", "wd",    "ww",       "elo",
+            "elo95",      "nelo",  "nelo95", "los",   "llr",   "lower",    "upper",
+            "elo0",       "elo1",  "alpha",  "beta",  "model", "decision", "note"});
   const EloCells elo_text = elo_cells(elo, 2);
-  t2.add_row({cell(t->name), cell(first), cell(second), cell((long long)games.games()),
-              cell((long long)games.wins), cell((long long)games.draws),
-              cell((long long)games.losses), cell((long long)pairs.pairs()),
-              cell((long long)pairs.ll), cell((long long)pairs.ld),
-              cell((long long)(pairs.wl + pairs.dd)), cell((long long)pairs.wd),
-              cell((long long)pairs.ww), elo_text.elo, elo_text.error,
+  t2.add_row({cell(t->name),
+              cell(first),
+              cell(second),
+              cell((long long)games.games()),
+              cell((long long)games.wins),
+              cell((long long)games.draws),
+              cell((long long)games.losses),
+              cell((long long)pairs.pairs()),
+              cell((long long)pairs.ll),
+              cell((long long)pairs.ld),
+              cell((long long)(pairs.wl + pairs.dd)),
+              cell((long long)pairs.wd),
+              cell((long long)pairs.ww),
+              elo_text.elo,
+              elo_text.error,
               elo.unbounded ? elo_text.elo : cell(elo.nelo, 2),
-              elo.unbounded ? null_cell() : cell(elo.nelo95, 2), cell(elo.los * 100, 2),
+              elo.unbounded ? null_cell() : cell(elo.nelo95, 2),
+              cell(elo.los * 100, 2),
               cell(status.llr, 4),
-              cell(status.bounds.lower, 4), cell(status.bounds.upper, 4), cell(sprt.elo0, 2),
-              cell(sprt.elo1, 2), cell(sprt.alpha, 3), cell(sprt.beta, 3),
-              cell(stats::model_name(sprt.model)), cell(stats::decision_name(status.decision)),
+              cell(status.bounds.lower, 4),
+              cell(status.bounds.upper, 4),
+              cell(sprt.elo0, 2),
+              cell(sprt.elo1, 2),
+              cell(sprt.alpha, 3),
+              cell(sprt.beta, 3),
+              cell(stats::model_name(sprt.model)),
+              cell(stats::decision_name(status.decision)),
               text_or_null(elo_text.note)});
   return print(t2, q, "sprt");
 }

@@ -8,10 +8,10 @@
 #include <iostream>
 
 #include "db/store/store.h"
-#include "runner/cli/subcommand.h"
-#include "runner/run/run_options.h"
 #include "runner/cli/report_source.h"
+#include "runner/cli/subcommand.h"
 #include "runner/report/page.h"
+#include "runner/run/run_options.h"
 
 namespace knightly::runner {
 

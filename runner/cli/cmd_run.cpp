@@ -5,11 +5,11 @@
 #include <optional>
 
 #include "db/store/sha256.h"
-#include "runner/cli/subcommand.h"
 #include "runner/cli/final_report.h"
 #include "runner/cli/interval_report.h"
 #include "runner/cli/progress.h"
 #include "runner/cli/signals.h"
+#include "runner/cli/subcommand.h"
 #include "runner/config/config_toml.h"
 #include "runner/config/config_validate.h"
 #include "runner/config/play_flags.h"

@@ -6,9 +6,9 @@
 #include <iostream>
 
 #include "db/store/store.h"
+#include "runner/cli/serve_api.h"
 #include "runner/cli/subcommand.h"
 #include "runner/run/run_options.h"
-#include "runner/cli/serve_api.h"
 #include "runner/serve/endpoint.h"
 #include "runner/serve/http_server.h"
 

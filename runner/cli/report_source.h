@@ -25,9 +25,9 @@ struct ReportOptions {
   std::int64_t move_stats_games = 2000;
 };
 
-// The data document (docs/api.md, "/api/report"): {"version", "generation", "title", "generated_at",
-// "filter", "games_total", "standings", "ratings", "h2h", "terminations", "match", "moves",
-// "games", "details"}. `now` is the ISO 8601 UTC time it is built at.
+// The data document (docs/api.md, "/api/report"): {"version", "generation", "title",
+// "generated_at", "filter", "games_total", "standings", "ratings", "h2h", "terminations", "match",
+// "moves", "games", "details"}. `now` is the ISO 8601 UTC time it is built at.
 std::string report_document(const db::Store& store, const ReportOptions& options,
                             const std::string& now);
 

@@ -56,8 +56,8 @@ class BuiltinPlayer final : public Player {
 
   EngineConfig config_;
   std::vector<std::string> warnings_;
-  std::unique_ptr<search::Search> search_;  // null until started, and after kill()
-  bool seed_from_clock_ = false;            // Seed 0: a new clock seed for every game
+  std::unique_ptr<search::Search> search_;     // null until started, and after kill()
+  bool seed_from_clock_ = false;               // Seed 0: a new clock seed for every game
   const std::atomic<bool> never_stop_{false};  // the deadline stops a search, not a flag
 
   // The position of the last go and how it was reached, so the next go (same game, one or

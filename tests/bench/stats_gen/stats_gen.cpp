@@ -101,8 +101,8 @@ class Generator {
     const double p_draw = 4.0 * o_.draw * e * (1.0 - e);
     const double p_white = e - p_draw / 2.0;
     const double u = uniform_(rng_);
-    g.result = u < p_white ? Result::WhiteWins
-                           : (u < p_white + p_draw ? Result::Draw : Result::BlackWins);
+    g.result =
+        u < p_white ? Result::WhiteWins : (u < p_white + p_draw ? Result::Draw : Result::BlackWins);
     g.started_s = kStart + 2 * index;  // one game every 2 s from 1 October 2026
     return g;
   }
@@ -120,8 +120,9 @@ Termination termination_of(Result r) {
   return r == Result::Draw ? Termination::Repetition : Termination::Checkmate;
 }
 const char* reason_of(Result r) {
-  return r == Result::WhiteWins ? "White mates"
-                                : (r == Result::BlackWins ? "Black mates" : "Draw by 3-fold repetition");
+  return r == Result::WhiteWins
+             ? "White mates"
+             : (r == Result::BlackWins ? "Black mates" : "Draw by 3-fold repetition");
 }
 
 const char* const kStartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -151,7 +152,8 @@ void check(int rc, sqlite3* db, const char* what) {
 // The game rows straight through the SQLite C API, one transaction, same columns and
 // values as Store::insert_game (content_hash NULL: played, not imported).
 void insert_sql(const Options& o, Generator& gen, std::int64_t tournament_id,
-                const std::vector<std::int64_t>& old_ids, const std::vector<std::int64_t>& new_ids) {
+                const std::vector<std::int64_t>& old_ids,
+                const std::vector<std::int64_t>& new_ids) {
   sqlite3* db = nullptr;
   check(sqlite3_open_v2(o.db.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), db, "open");
   check(sqlite3_exec(db, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE",
@@ -188,15 +190,16 @@ void insert_sql(const Options& o, Generator& gen, std::int64_t tournament_id,
     check(sqlite3_step(st), db, "insert");
   }
   sqlite3_finalize(st);
-  check(sqlite3_exec(db, "COMMIT; PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr),
-        db, "commit");
+  check(sqlite3_exec(db, "COMMIT; PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr), db,
+        "commit");
   sqlite3_close(db);
 }
 
 int usage() {
-  std::fprintf(stderr,
-               "usage: knightly-bench-stats-gen --db PATH [--games N] [--engines N] [--spacing ELO] "
-               "[--draw D] [--seed S] [--method store|import|sql] [--truth FILE]\n");
+  std::fprintf(
+      stderr,
+      "usage: knightly-bench-stats-gen --db PATH [--games N] [--engines N] [--spacing ELO] "
+      "[--draw D] [--seed S] [--method store|import|sql] [--truth FILE]\n");
   return 2;
 }
 
@@ -208,15 +211,24 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (i + 1 >= argc) return usage();
     const char* v = argv[++i];
-    if (a == "--db") o.db = v;
-    else if (a == "--games") o.games = std::atoll(v);
-    else if (a == "--engines") o.engines = std::atoi(v);
-    else if (a == "--spacing") o.spacing = std::atof(v);
-    else if (a == "--draw") o.draw = std::atof(v);
-    else if (a == "--seed") o.seed = std::strtoull(v, nullptr, 10);
-    else if (a == "--method") o.method = v;
-    else if (a == "--truth") o.truth = v;
-    else return usage();
+    if (a == "--db")
+      o.db = v;
+    else if (a == "--games")
+      o.games = std::atoll(v);
+    else if (a == "--engines")
+      o.engines = std::atoi(v);
+    else if (a == "--spacing")
+      o.spacing = std::atof(v);
+    else if (a == "--draw")
+      o.draw = std::atof(v);
+    else if (a == "--seed")
+      o.seed = std::strtoull(v, nullptr, 10);
+    else if (a == "--method")
+      o.method = v;
+    else if (a == "--truth")
+      o.truth = v;
+    else
+      return usage();
   }
   if (o.db.empty() || o.games < 1 || o.engines < 2 || o.draw < 0 || o.draw > 0.5 ||
       (o.method != "store" && o.method != "import" && o.method != "sql"))
@@ -232,9 +244,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::optional<knightly::db::Store> store(std::move(*opened));
-  const auto tournament = store->create_tournament(
-      {"bench-stats", knightly::db::TournamentKind::Run, "# synthetic", o.seed,
-       iso_utc(Generator::kStart)});
+  const auto tournament =
+      store->create_tournament({"bench-stats", knightly::db::TournamentKind::Run, "# synthetic",
+                                o.seed, iso_utc(Generator::kStart)});
 
   // Two versions of the first five engines (old binary, then a new one from halfway).
   std::vector<std::string> names;
@@ -243,8 +255,13 @@ int main(int argc, char** argv) {
     char name[32];
     std::snprintf(name, sizeof name, "engine-%02d", e + 1);
     names.push_back(name);
-    knightly::db::EngineInfo info{name, std::string("/opt/engines/") + name, "Hash=16 Threads=1",
-                                  name, "bench", std::string(64, 'a'), false};
+    knightly::db::EngineInfo info{name,
+                                  std::string("/opt/engines/") + name,
+                                  "Hash=16 Threads=1",
+                                  name,
+                                  "bench",
+                                  std::string(64, 'a'),
+                                  false};
     old_ids.push_back(store->upsert_engine(info));
     if (e < 5) info.binary_sha256 = std::string(64, 'b');
     new_ids.push_back(store->upsert_engine(info));
@@ -304,10 +321,11 @@ int main(int argc, char** argv) {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   std::error_code ec;
-  std::printf("generated %lld games among %d engines (method %s) in %.1f s (%.0f games/s); "
-              "database %.1f MB; peak RSS %ld kB\n",
-              static_cast<long long>(o.games), o.engines, o.method.c_str(), s,
-              static_cast<double>(o.games) / s,
-              static_cast<double>(std::filesystem::file_size(o.db, ec)) / 1e6, usage.ru_maxrss);
+  std::printf(
+      "generated %lld games among %d engines (method %s) in %.1f s (%.0f games/s); "
+      "database %.1f MB; peak RSS %ld kB\n",
+      static_cast<long long>(o.games), o.engines, o.method.c_str(), s,
+      static_cast<double>(o.games) / s,
+      static_cast<double>(std::filesystem::file_size(o.db, ec)) / 1e6, usage.ru_maxrss);
   return 0;
 }

@@ -10,8 +10,8 @@
 #include "engine/chess/pgn.h"
 #include "engine/chess/polyglot_book.h"
 #include "engine/chess/position.h"
-#include "tests/support/process.h"
 #include "sqlite_probe.h"
+#include "tests/support/process.h"
 #include "tests/test_data.h"
 
 using namespace knightly::test;

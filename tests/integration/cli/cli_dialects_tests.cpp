@@ -9,8 +9,8 @@
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
 #include "engine/chess/position.h"
-#include "tests/support/process.h"
 #include "sqlite_probe.h"
+#include "tests/support/process.h"
 #include "tests/test_data.h"
 
 using namespace knightly::test;

@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "engine/chess/pgn.h"
-#include "tests/support/process.h"
 #include "sqlite_probe.h"
+#include "tests/support/process.h"
 
 using namespace knightly::test;
 

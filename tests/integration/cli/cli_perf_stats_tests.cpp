@@ -12,8 +12,8 @@ TEST_CASE("perf stats give the runner's CPU per ply and its start-up to the firs
   TempDir dir;
   for (const bool uci : {false, true}) {
     const std::string engine = uci ? "cmd=" + engine_binary() : "builtin=ab";
-    auto r = run_process({knightly_binary(), "play", "-engine", engine, "name=a", "-engine",
-                          engine, "name=b", "-each", "depth=1", "-games", "2", "-maxmoves", "10",
+    auto r = run_process({knightly_binary(), "play", "-engine", engine, "name=a", "-engine", engine,
+                          "name=b", "-each", "depth=1", "-games", "2", "-maxmoves", "10",
                           "--perf-stats", "--quiet", "-db", dir.file(uci ? "u.db" : "b.db")},
                          300);
     INFO(r.out << r.err);

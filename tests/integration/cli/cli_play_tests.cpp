@@ -7,9 +7,9 @@
 
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
-#include "tests/support/process.h"
 #include "pgn_checks.h"
 #include "sqlite_probe.h"
+#include "tests/support/process.h"
 #include "tests/test_data.h"
 
 using namespace knightly::test;
@@ -37,10 +37,10 @@ TEST_CASE("every engine fault loses its game, the engine restarts, the match com
   for (const std::string& w :
        {std::string("-engine"), "cmd=" + mock_engine_binary(), std::string("name=steady"),
         std::string("arg=--seed"), std::string("arg=5"), std::string("-each"),
-        std::string("depth=1"), std::string("-games"), std::string("10"),
-        std::string("-maxmoves"), std::string("20"), std::string("-recover"),
-        std::string("-db"), dir.file("f.db"), std::string("-pgnout"), dir.file("f.pgn"),
-        std::string("--stall-timeout"), std::string("0.5")})
+        std::string("depth=1"), std::string("-games"), std::string("10"), std::string("-maxmoves"),
+        std::string("20"), std::string("-recover"), std::string("-db"), dir.file("f.db"),
+        std::string("-pgnout"), dir.file("f.pgn"), std::string("--stall-timeout"),
+        std::string("0.5")})
     cmd.push_back(w);
   auto r = run_process(cmd, 300);
   INFO(r.out << r.err);
@@ -50,8 +50,9 @@ TEST_CASE("every engine fault loses its game, the engine restarts, the match com
   CHECK(db.count("SELECT count(*) FROM games") == 10);
   // Reasons name the side as cutechess does ("Black's connection stalls", "White makes an
   // illegal move: a1b1"); the side named is always the faulty engine, and it lost.
-  auto rows = db.rows("SELECT g.reason, w.name, b.name, g.result, g.termination FROM games g "
-                      "JOIN engines w ON w.id = g.white_id JOIN engines b ON b.id = g.black_id");
+  auto rows = db.rows(
+      "SELECT g.reason, w.name, b.name, g.result, g.termination FROM games g "
+      "JOIN engines w ON w.id = g.white_id JOIN engines b ON b.id = g.black_id");
   int faults = 0;
   for (const auto& row : rows) {
     INFO(row[0]);
@@ -76,10 +77,25 @@ TEST_CASE("every engine fault loses its game, the engine restarts, the match com
 TEST_CASE("without -recover a crashed engine ends the match, keeping the finished games",
           "[cli][faults]") {
   TempDir dir;
-  auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + mock_engine_binary(),
-                        "name=steady", "arg=--seed", "arg=3", "-engine",
-                        "cmd=" + mock_engine_binary(), "name=faulty", "arg=--crash-on-go",
-                        "arg=30", "-each", "depth=1", "-games", "10", "-maxmoves", "10", "-db",
+  auto r = run_process({knightly_binary(),
+                        "play",
+                        "-engine",
+                        "cmd=" + mock_engine_binary(),
+                        "name=steady",
+                        "arg=--seed",
+                        "arg=3",
+                        "-engine",
+                        "cmd=" + mock_engine_binary(),
+                        "name=faulty",
+                        "arg=--crash-on-go",
+                        "arg=30",
+                        "-each",
+                        "depth=1",
+                        "-games",
+                        "10",
+                        "-maxmoves",
+                        "10",
+                        "-db",
                         dir.file("n.db")},
                        300);
   INFO(r.out << r.err);
@@ -95,11 +111,29 @@ TEST_CASE("without -recover a crashed engine ends the match, keeping the finishe
 TEST_CASE("an engine that cannot be restarted loses its games - the match completes",
           "[cli][faults]") {
   TempDir dir;
-  auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + mock_engine_binary(),
-                        "name=faulty", "arg=--crash-on-go", "arg=3", "arg=--start-once",
-                        "arg=" + dir.file("started"), "-engine", "cmd=" + mock_engine_binary(),
-                        "name=steady", "arg=--seed", "arg=3", "-each", "depth=1", "-games", "6",
-                        "-maxmoves", "10", "-recover", "-db", dir.file("r.db")},
+  auto r = run_process({knightly_binary(),
+                        "play",
+                        "-engine",
+                        "cmd=" + mock_engine_binary(),
+                        "name=faulty",
+                        "arg=--crash-on-go",
+                        "arg=3",
+                        "arg=--start-once",
+                        "arg=" + dir.file("started"),
+                        "-engine",
+                        "cmd=" + mock_engine_binary(),
+                        "name=steady",
+                        "arg=--seed",
+                        "arg=3",
+                        "-each",
+                        "depth=1",
+                        "-games",
+                        "6",
+                        "-maxmoves",
+                        "10",
+                        "-recover",
+                        "-db",
+                        dir.file("r.db")},
                        300);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
@@ -119,11 +153,29 @@ TEST_CASE("an engine that cannot be restarted loses its games - the match comple
 
 TEST_CASE("garbage and floods of info lines are ignored", "[cli][faults]") {
   TempDir dir;
-  auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + mock_engine_binary(),
-                        "name=noisy", "arg=--garbage", "arg=--info-flood", "arg=200", "-engine",
-                        "cmd=" + mock_engine_binary(), "name=quiet", "arg=--seed", "arg=9",
-                        "arg=--quit-delay", "arg=3000", "-each", "depth=1", "-games", "4",
-                        "-maxmoves", "15", "-db", dir.file("g.db")},
+  auto r = run_process({knightly_binary(),
+                        "play",
+                        "-engine",
+                        "cmd=" + mock_engine_binary(),
+                        "name=noisy",
+                        "arg=--garbage",
+                        "arg=--info-flood",
+                        "arg=200",
+                        "-engine",
+                        "cmd=" + mock_engine_binary(),
+                        "name=quiet",
+                        "arg=--seed",
+                        "arg=9",
+                        "arg=--quit-delay",
+                        "arg=3000",
+                        "-each",
+                        "depth=1",
+                        "-games",
+                        "4",
+                        "-maxmoves",
+                        "15",
+                        "-db",
+                        dir.file("g.db")},
                        300);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
@@ -136,17 +188,35 @@ TEST_CASE("garbage and floods of info lines are ignored", "[cli][faults]") {
                  "AND m.book = 0 AND m.depth = 200") >= 1);
 }
 
-TEST_CASE("two knightly-engine processes and two builtin players play valid PGN",
-          "[cli][pgn]") {
+TEST_CASE("two knightly-engine processes and two builtin players play valid PGN", "[cli][pgn]") {
   TempDir dir;
   SECTION("UCI processes with a clock") {
-    auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + engine_binary(),
-                          "name=ab", "option.Search=alphabeta", "-engine",
-                          "cmd=" + engine_binary(), "name=mm", "option.Search=minimax",
-                          "option.Eval=material", "-each", "tc=2+0.05", "-games", "2",
-                          "-openings", "file=" + data_path("books/noob_3moves.epd"),
-                          "order=random", "-srand", "3", "-maxmoves", "40", "-db",
-                          dir.file("u.db"), "-pgnout", dir.file("u.pgn")},
+    auto r = run_process({knightly_binary(),
+                          "play",
+                          "-engine",
+                          "cmd=" + engine_binary(),
+                          "name=ab",
+                          "option.Search=alphabeta",
+                          "-engine",
+                          "cmd=" + engine_binary(),
+                          "name=mm",
+                          "option.Search=minimax",
+                          "option.Eval=material",
+                          "-each",
+                          "tc=2+0.05",
+                          "-games",
+                          "2",
+                          "-openings",
+                          "file=" + data_path("books/noob_3moves.epd"),
+                          "order=random",
+                          "-srand",
+                          "3",
+                          "-maxmoves",
+                          "40",
+                          "-db",
+                          dir.file("u.db"),
+                          "-pgnout",
+                          dir.file("u.pgn")},
                          300);
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
@@ -165,12 +235,29 @@ TEST_CASE("two knightly-engine processes and two builtin players play valid PGN"
                    "p.game_id = m.game_id AND p.ply <= m.ply AND p.ply % 2 = m.ply % 2)") == 0);
   }
   SECTION("builtin players") {
-    auto r = run_process({knightly_binary(), "play", "-engine", "builtin=ab",
-                          "option.Search=alphabeta", "depth=3", "-engine", "builtin=greedy",
-                          "option.Search=greedy", "depth=1", "-games", "4", "-repeat",
-                          "-concurrency", "2", "-openings",
-                          "file=" + data_path("books/8moves_v3.pgn"), "format=pgn", "plies=6",
-                          "-db", dir.file("b.db"), "-pgnout", dir.file("b.pgn")},
+    auto r = run_process({knightly_binary(),
+                          "play",
+                          "-engine",
+                          "builtin=ab",
+                          "option.Search=alphabeta",
+                          "depth=3",
+                          "-engine",
+                          "builtin=greedy",
+                          "option.Search=greedy",
+                          "depth=1",
+                          "-games",
+                          "4",
+                          "-repeat",
+                          "-concurrency",
+                          "2",
+                          "-openings",
+                          "file=" + data_path("books/8moves_v3.pgn"),
+                          "format=pgn",
+                          "plies=6",
+                          "-db",
+                          dir.file("b.db"),
+                          "-pgnout",
+                          dir.file("b.pgn")},
                          300);
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
@@ -189,11 +276,26 @@ TEST_CASE("knightly-engine processes at depth 1 play clean games (no duplicated 
   // Fast games stress the engine's output: a duplicated `bestmove` line would be read as the
   // answer to the next `go` and show up as an illegal move.
   TempDir dir;
-  auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + engine_binary(),
-                        "name=a", "-engine", "cmd=" + engine_binary(), "name=b", "-each",
-                        "depth=1", "-games", "40", "-concurrency", "2", "-openings",
-                        "file=" + data_path("books/noob_3moves.epd"), "-repeat", "-db",
-                        dir.file("d1.db"), "--quiet"},
+  auto r = run_process({knightly_binary(),
+                        "play",
+                        "-engine",
+                        "cmd=" + engine_binary(),
+                        "name=a",
+                        "-engine",
+                        "cmd=" + engine_binary(),
+                        "name=b",
+                        "-each",
+                        "depth=1",
+                        "-games",
+                        "40",
+                        "-concurrency",
+                        "2",
+                        "-openings",
+                        "file=" + data_path("books/noob_3moves.epd"),
+                        "-repeat",
+                        "-db",
+                        dir.file("d1.db"),
+                        "--quiet"},
                        300);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
@@ -207,10 +309,25 @@ TEST_CASE("a short game against Debian's stockfish", "[cli][stockfish]") {
   const std::string sf = "/usr/games/stockfish";
   REQUIRE(std::filesystem::exists(sf));
   TempDir dir;
-  auto r = run_process({knightly_binary(), "play", "-engine", "cmd=" + sf, "name=stockfish",
-                        "option.Threads=1", "option.Hash=16", "depth=4", "-engine",
-                        "cmd=" + engine_binary(), "name=knightly", "depth=3", "-games", "2",
-                        "-maxmoves", "60", "-db", dir.file("s.db"), "-pgnout",
+  auto r = run_process({knightly_binary(),
+                        "play",
+                        "-engine",
+                        "cmd=" + sf,
+                        "name=stockfish",
+                        "option.Threads=1",
+                        "option.Hash=16",
+                        "depth=4",
+                        "-engine",
+                        "cmd=" + engine_binary(),
+                        "name=knightly",
+                        "depth=3",
+                        "-games",
+                        "2",
+                        "-maxmoves",
+                        "60",
+                        "-db",
+                        dir.file("s.db"),
+                        "-pgnout",
                         dir.file("s.pgn")},
                        300);
   INFO(r.out << r.err);
@@ -227,11 +344,11 @@ TEST_CASE("engine logs: --log-dir makes its directory and keeps one log per engi
   TempDir dir;
   const std::string logs = dir.file("logs/nested");
   auto play = [&](const std::string& log_dir) {
-    return run_process({knightly_binary(), "play", "-engine", "cmd=" + mock_engine_binary(),
-                        "name=a", "-engine", "cmd=" + mock_engine_binary(), "name=b", "-each",
-                        "depth=1", "-games", "2", "-maxmoves", "10", "-db", dir.file("g.db"),
-                        "--log-dir", log_dir},
-                       300);
+    return run_process(
+        {knightly_binary(), "play", "-engine", "cmd=" + mock_engine_binary(), "name=a", "-engine",
+         "cmd=" + mock_engine_binary(), "name=b", "-each", "depth=1", "-games", "2", "-maxmoves",
+         "10", "-db", dir.file("g.db"), "--log-dir", log_dir},
+        300);
   };
   auto r = play(logs);
   INFO(r.out << r.err);

@@ -13,15 +13,17 @@
 #include <thread>
 
 #include "engine/chess/pgn.h"
-#include "tests/support/process.h"
 #include "sqlite_probe.h"
+#include "tests/support/process.h"
 #include "tests/test_data.h"
 
 using namespace knightly::test;
 
 namespace {
 
-bool quick() { return std::getenv("KNIGHTLY_QUICK") != nullptr; }
+bool quick() {
+  return std::getenv("KNIGHTLY_QUICK") != nullptr;
+}
 
 // A two-engine builtin tournament that takes a few seconds: enough to be killed mid-run.
 std::string small_config(int rounds, const std::string& name = "resume-test") {
@@ -61,8 +63,7 @@ TEST_CASE("demo config runs end to end with standings, PGN and database", "[cli]
   SqliteProbe db(dir.file("demo.db"));
   CHECK(db.count("SELECT count(*) FROM games") == 30);  // 6 engines: 15 pairs x 2 games
   CHECK(db.value("PRAGMA integrity_check") == "ok");
-  CHECK(db.count("SELECT count(*) FROM moves") ==
-        db.count("SELECT sum(plies) FROM games"));
+  CHECK(db.count("SELECT count(*) FROM moves") == db.count("SELECT sum(plies) FROM games"));
   auto pgn = knightly::chess::read_pgn(read_file(dir.file("demo.pgn")));
   CHECK(pgn.errors.empty());
   CHECK(pgn.games.size() == 30);
@@ -72,8 +73,8 @@ TEST_CASE("resume after SIGKILL stores exactly the scheduled games, each once", 
   TempDir dir;
   const int rounds = quick() ? 40 : 150;  // 2 games per round: a few seconds of play
   write_file(dir.file("t.toml"), small_config(rounds));
-  std::vector<std::string> cmd = {knightly_binary(), "run", dir.file("t.toml"), "--db",
-                                  dir.file("t.db"), "--pgn", dir.file("t.pgn"), "--quiet"};
+  std::vector<std::string> cmd = {knightly_binary(), "run",   dir.file("t.toml"), "--db",
+                                  dir.file("t.db"),  "--pgn", dir.file("t.pgn"),  "--quiet"};
   std::mt19937 rng(12345);
   int killed_mid_run = 0;
   for (int attempt = 0; attempt < 4; ++attempt) {
@@ -117,8 +118,8 @@ TEST_CASE("resume after SIGKILL stores exactly the scheduled games, each once", 
 TEST_CASE("first Ctrl-C finishes the running games and keeps them", "[cli][interrupt]") {
   TempDir dir;
   write_file(dir.file("t.toml"), small_config(2000, "interrupt-test"));
-  std::vector<std::string> cmd = {knightly_binary(), "run", dir.file("t.toml"), "--db",
-                                  dir.file("t.db"), "--quiet"};
+  std::vector<std::string> cmd = {knightly_binary(), "run",    dir.file("t.toml"), "--db",
+                                  dir.file("t.db"),  "--quiet"};
   pid_t pid = spawn_background(cmd);
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   ::kill(pid, SIGINT);
@@ -139,10 +140,24 @@ TEST_CASE("second Ctrl-C aborts at once - the run resumes to exactly the schedul
           "[cli][interrupt]") {
   TempDir dir;
   // Slow UCI games (1 s + 0.1 s per side): a first Ctrl-C alone would take seconds to finish.
-  std::vector<std::string> cmd = {
-      knightly_binary(), "play", "-engine", "cmd=" + engine_binary(), "name=a", "-engine",
-      "cmd=" + engine_binary(), "name=b", "-each", "tc=1+0.1", "-games", "4", "-concurrency",
-      "2", "-maxmoves", "30", "-db", dir.file("twice.db")};
+  std::vector<std::string> cmd = {knightly_binary(),
+                                  "play",
+                                  "-engine",
+                                  "cmd=" + engine_binary(),
+                                  "name=a",
+                                  "-engine",
+                                  "cmd=" + engine_binary(),
+                                  "name=b",
+                                  "-each",
+                                  "tc=1+0.1",
+                                  "-games",
+                                  "4",
+                                  "-concurrency",
+                                  "2",
+                                  "-maxmoves",
+                                  "30",
+                                  "-db",
+                                  dir.file("twice.db")};
   pid_t pid = spawn_background(cmd, "", true);
   std::this_thread::sleep_for(std::chrono::milliseconds(700));
   ::kill(-pid, SIGINT);
@@ -172,8 +187,8 @@ TEST_CASE("Ctrl-C from a terminal reaches the runner, not the engines", "[cli][i
   TempDir dir;
   pid_t pid = spawn_background(
       {knightly_binary(), "play", "-engine", "cmd=" + engine_binary(), "name=a", "-engine",
-       "cmd=" + engine_binary(), "name=b", "-each", "tc=1+0.1", "-games", "20", "-concurrency",
-       "2", "-maxmoves", "40", "-db", dir.file("c.db")},
+       "cmd=" + engine_binary(), "name=b", "-each", "tc=1+0.1", "-games", "20", "-concurrency", "2",
+       "-maxmoves", "40", "-db", dir.file("c.db")},
       "", true);
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   ::kill(-pid, SIGINT);
@@ -188,8 +203,8 @@ TEST_CASE("a changed config is refused with what differs - --restart keeps the o
           "[cli][resume]") {
   TempDir dir;
   write_file(dir.file("t.toml"), small_config(1, "changed"));
-  std::vector<std::string> cmd = {knightly_binary(), "run", dir.file("t.toml"), "--db",
-                                  dir.file("t.db"), "--quiet"};
+  std::vector<std::string> cmd = {knightly_binary(), "run",    dir.file("t.toml"), "--db",
+                                  dir.file("t.db"),  "--quiet"};
   REQUIRE(run_process(cmd).exit_code == 0);
   write_file(dir.file("t.toml"), small_config(2, "changed"));
   auto r = run_process(cmd);
@@ -213,8 +228,8 @@ TEST_CASE("databases that cannot be used give exit code 2 and are left untouched
 
   SECTION("not a database at all") {
     write_file(dir.file("notes.db"), "these are my notes, not SQLite\n");
-    auto r = run_process({knightly_binary(), "run", dir.file("t.toml"), "--db",
-                          dir.file("notes.db")});
+    auto r =
+        run_process({knightly_binary(), "run", dir.file("t.toml"), "--db", dir.file("notes.db")});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("notes.db") != std::string::npos);
     CHECK(read_file(dir.file("notes.db")) == "these are my notes, not SQLite\n");
@@ -222,12 +237,13 @@ TEST_CASE("databases that cannot be used give exit code 2 and are left untouched
   SECTION("an SQLite database of another program") {
     sqlite3* db = nullptr;
     sqlite3_open(dir.file("other.db").c_str(), &db);
-    sqlite3_exec(db, "CREATE TABLE photos (id INTEGER, path TEXT); INSERT INTO photos VALUES (1, 'x');",
+    sqlite3_exec(db,
+                 "CREATE TABLE photos (id INTEGER, path TEXT); INSERT INTO photos VALUES (1, 'x');",
                  nullptr, nullptr, nullptr);
     sqlite3_close(db);
     std::string before = read_file(dir.file("other.db"));
-    auto r = run_process({knightly_binary(), "run", dir.file("t.toml"), "--db",
-                          dir.file("other.db")});
+    auto r =
+        run_process({knightly_binary(), "run", dir.file("t.toml"), "--db", dir.file("other.db")});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("other.db") != std::string::npos);
     CHECK(read_file(dir.file("other.db")) == before);
@@ -241,9 +257,8 @@ TEST_CASE("databases that cannot be used give exit code 2 and are left untouched
     sqlite3* db = nullptr;
     sqlite3_open(dir.file("locked.db").c_str(), &db);
     REQUIRE(sqlite3_exec(db, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
-    auto r = run_process({knightly_binary(), "run", dir.file("t2.toml"), "--db",
-                          dir.file("locked.db")},
-                         120);
+    auto r = run_process(
+        {knightly_binary(), "run", dir.file("t2.toml"), "--db", dir.file("locked.db")}, 120);
     sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
     sqlite3_close(db);
     CHECK_FALSE(r.timed_out);
@@ -253,8 +268,8 @@ TEST_CASE("databases that cannot be used give exit code 2 and are left untouched
     CHECK(p.count("SELECT count(*) FROM tournaments WHERE name = 'bad-db-2'") == 0);
   }
   SECTION("a read-only database file") {
-    REQUIRE(run_process({knightly_binary(), "run", dir.file("t.toml"), "--db",
-                         dir.file("ro.db"), "--quiet"})
+    REQUIRE(run_process({knightly_binary(), "run", dir.file("t.toml"), "--db", dir.file("ro.db"),
+                         "--quiet"})
                 .exit_code == 0);
     // A file without write permission is refused for writing, even for root (the store
     // checks the mode bits, as root would otherwise write anyway); queries still read it.
@@ -264,8 +279,8 @@ TEST_CASE("databases that cannot be used give exit code 2 and are left untouched
     CHECK(q.exit_code == 0);
     CHECK(q.out.find("ab") != std::string::npos);
     write_file(dir.file("t3.toml"), small_config(1, "bad-db-3"));
-    auto r = run_process({knightly_binary(), "run", dir.file("t3.toml"), "--db",
-                          dir.file("ro.db")});
+    auto r =
+        run_process({knightly_binary(), "run", dir.file("t3.toml"), "--db", dir.file("ro.db")});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("ro.db") != std::string::npos);
     CHECK(read_file(dir.file("ro.db")) == before);
@@ -276,8 +291,8 @@ TEST_CASE("bad configs and missing engines stop before the first game", "[cli][c
   TempDir dir;
   SECTION("malformed TOML names file, line and column") {
     write_file(dir.file("bad.toml"), "[tournament]\nname = \"x\nrounds = 2\n");
-    auto r = run_process({knightly_binary(), "run", dir.file("bad.toml"), "--db",
-                          dir.file("x.db")});
+    auto r =
+        run_process({knightly_binary(), "run", dir.file("bad.toml"), "--db", dir.file("x.db")});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("bad.toml:2:") != std::string::npos);
     CHECK_FALSE(std::filesystem::exists(dir.file("x.db")));
@@ -286,8 +301,7 @@ TEST_CASE("bad configs and missing engines stop before the first game", "[cli][c
     write_file(dir.file("m.toml"),
                "[tournament]\nname = \"m\"\ndepth = 1\n[[engine]]\nname = \"a\"\n"
                "command = \"/nonexistent/engine\"\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
-    auto r = run_process({knightly_binary(), "run", dir.file("m.toml"), "--db",
-                          dir.file("m.db")});
+    auto r = run_process({knightly_binary(), "run", dir.file("m.toml"), "--db", dir.file("m.db")});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("/nonexistent/engine") != std::string::npos);
   }
@@ -299,8 +313,7 @@ TEST_CASE("bad configs and missing engines stop before the first game", "[cli][c
                "[tournament]\nname = \"b\"\nrounds = 2\n[openings]\nfile = \"book.epd\"\n"
                "order = \"sequential\"\n[[engine]]\nname = \"a\"\nbuiltin = true\ndepth = 1\n"
                "[[engine]]\nname = \"b\"\nbuiltin = true\ndepth = 1\n");
-    auto r = run_process({knightly_binary(), "run", dir.file("b.toml"), "--db",
-                          dir.file("b.db")});
+    auto r = run_process({knightly_binary(), "run", dir.file("b.toml"), "--db", dir.file("b.db")});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("book.epd:2") != std::string::npos);
     // The game from the good line was finished and kept.

@@ -7,8 +7,8 @@
 #include <regex>
 #include <thread>
 
-#include "tests/support/process.h"
 #include "sqlite_probe.h"
+#include "tests/support/process.h"
 #include "tests/test_data.h"
 
 using namespace knightly::test;
@@ -20,10 +20,9 @@ const std::string weak = "builtin=rnd option.Search=random";
 
 std::vector<std::string> sprt_cmd(const std::string& db, const std::string& new_spec,
                                   const std::string& base_spec) {
-  return {knightly_binary(), "sprt",    "--new",   new_spec, "--base", base_spec,
-          "--depth",         "2",       "--elo0",  "0",      "--elo1", "50",
-          "--concurrency",   "2",       "--db",    db,       "--max-games", "400",
-          "--quiet"};
+  return {knightly_binary(), "sprt", "--new",  new_spec, "--base",        base_spec, "--depth", "2",
+          "--elo0",          "0",    "--elo1", "50",     "--concurrency", "2",       "--db",    db,
+          "--max-games",     "400",  "--quiet"};
 }
 
 // A three-engine tournament database for the query tests (made once per test run).
@@ -68,7 +67,8 @@ TEST_CASE("sprt gate: a clearly stronger engine accepts H1 (exit 0), reversed H0
   CHECK(h1.exit_code == 0);
   CHECK(h1.out.find("H1 was accepted") != std::string::npos);
   CHECK(h1.out.find("Results of New vs Base (depth 2") != std::string::npos);
-  CHECK(std::regex_search(h1.out, std::regex(R"(LLR: [0-9.]+ \([0-9.]+%\) \(-2\.94, 2\.94\) \[0\.00, 50\.00\])")));
+  CHECK(std::regex_search(
+      h1.out, std::regex(R"(LLR: [0-9.]+ \([0-9.]+%\) \(-2\.94, 2\.94\) \[0\.00, 50\.00\])")));
   CHECK(h1.out.find("Ptnml(0-2): [") != std::string::npos);
 
   auto h0 = run_process(sprt_cmd(dir.file("s.db"), weak, strong), 600);
@@ -79,17 +79,17 @@ TEST_CASE("sprt gate: a clearly stronger engine accepts H1 (exit 0), reversed H0
 
 TEST_CASE("sprt gate: max games reached undecided exits 3 - bad arguments exit 2", "[cli][sprt]") {
   TempDir dir;
-  auto r = run_process({knightly_binary(), "sprt", "--new", weak, "--base",
-                        "builtin=rnd2 option.Search=random", "--depth", "1", "--max-games", "4",
-                        "--db", dir.file("u.db"), "--quiet"},
-                       300);
+  auto r = run_process(
+      {knightly_binary(), "sprt", "--new", weak, "--base", "builtin=rnd2 option.Search=random",
+       "--depth", "1", "--max-games", "4", "--db", dir.file("u.db"), "--quiet"},
+      300);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 3);
   auto bad = run_process({knightly_binary(), "sprt", "--new", weak, "--depth", "1"});
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("--base") != std::string::npos);
-  auto missing = run_process({knightly_binary(), "sprt", "--new", "/no/such/engine", "--base",
-                              weak, "--depth", "1", "--db", dir.file("m.db")});
+  auto missing = run_process({knightly_binary(), "sprt", "--new", "/no/such/engine", "--base", weak,
+                              "--depth", "1", "--db", dir.file("m.db")});
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("/no/such/engine") != std::string::npos);
 }
@@ -99,16 +99,38 @@ TEST_CASE("query sprt reads the bounds the test was run with from the store", "[
   // The book's file name holds what a search of the stored command line took for bounds.
   const std::string book = dir.file("b --elo1 99 .epd");
   write_file(book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n");
-  auto r = run_process({knightly_binary(), "sprt", "--new", weak, "--base",
-                        "builtin=rnd2 option.Search=random", "--depth", "1", "--max-games", "4",
-                        "--book", book, "--elo0", "-2", "--elo1", "8", "--alpha", "0.1",
-                        "--beta", "0.2", "--model", "logistic", "--name", "bounds", "--db",
-                        dir.file("b.db"), "--quiet"},
+  auto r = run_process({knightly_binary(),
+                        "sprt",
+                        "--new",
+                        weak,
+                        "--base",
+                        "builtin=rnd2 option.Search=random",
+                        "--depth",
+                        "1",
+                        "--max-games",
+                        "4",
+                        "--book",
+                        book,
+                        "--elo0",
+                        "-2",
+                        "--elo1",
+                        "8",
+                        "--alpha",
+                        "0.1",
+                        "--beta",
+                        "0.2",
+                        "--model",
+                        "logistic",
+                        "--name",
+                        "bounds",
+                        "--db",
+                        dir.file("b.db"),
+                        "--quiet"},
                        300);
   INFO(r.out << r.err);
   REQUIRE((r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3));  // not an error
-  const std::string csv = query({"sprt", "--db", dir.file("b.db"), "--format", "csv",
-                                 "--tournament", "bounds"});
+  const std::string csv =
+      query({"sprt", "--db", dir.file("b.db"), "--format", "csv", "--tournament", "bounds"});
   INFO(csv);
   CHECK(csv.find(",-2.00,8.00,0.100,0.200,logistic,") != std::string::npos);
 }
@@ -145,8 +167,8 @@ TEST_CASE("sprt resumed after SIGKILL gives the LLR of the same games played in 
 TEST_CASE("every query subcommand in every format against a real tournament", "[cli][query]") {
   const std::string& db = query_db();
   auto format = GENERATE(as<std::string>{}, "table", "csv", "json");
-  for (const std::string sub : {"tournaments", "standings", "games", "h2h", "engines", "ratings",
-                                "terminations"}) {
+  for (const std::string sub :
+       {"tournaments", "standings", "games", "h2h", "engines", "ratings", "terminations"}) {
     INFO(sub << " " << format);
     std::string out = query({sub, "--db", db, "--format", format});
     REQUIRE(!out.empty());
@@ -161,8 +183,8 @@ TEST_CASE("every query subcommand in every format against a real tournament", "[
   CHECK(standings.find("ab,") != std::string::npos);
   // 3 engines, 2 rounds, 3 pairs of 2 games: 12 games, each engine plays 8.
   CHECK(std::regex_search(standings, std::regex(R"(\n1,ab,8,)")));
-  std::string games = query({"games", "--db", db, "--format", "csv", "--engine", "rnd",
-                             "--result", "1-0"});
+  std::string games =
+      query({"games", "--db", db, "--format", "csv", "--engine", "rnd", "--result", "1-0"});
   CHECK(games.find("rnd") != std::string::npos);
   std::string ratings = query({"ratings", "--db", db, "--anchor", "rnd", "--format", "json"});
   CHECK(ratings.find("\"engine\": \"rnd\", \"rating\": 0.0") != std::string::npos);
@@ -173,7 +195,8 @@ TEST_CASE("query filters are bound parameters: injection text matches nothing", 
   std::string before = read_file(db);
   std::string out = query({"games", "--db", db, "--format", "csv", "--engine", "x' OR '1'='1"});
   CHECK(std::count(out.begin(), out.end(), '\n') == 1);  // the header only
-  out = query({"games", "--db", db, "--format", "csv", "--tournament", "qt'; DROP TABLE games; --"});
+  out =
+      query({"games", "--db", db, "--format", "csv", "--tournament", "qt'; DROP TABLE games; --"});
   CHECK(std::count(out.begin(), out.end(), '\n') == 1);
   CHECK(query({"standings", "--db", db, "--format", "csv"}).find("ab,") != std::string::npos);
   query({"nonsense", "--db", db}, 2);
@@ -210,8 +233,8 @@ TEST_CASE("import of the PGN edge cases: unfinished games skipped, bad games loc
   TempDir dir;
   int total = 0;
   for (const auto& entry : std::filesystem::directory_iterator(data_path("pgn"))) {
-    auto r = run_process({knightly_binary(), "import", entry.path().string(), "--db",
-                          dir.file("e.db")});
+    auto r =
+        run_process({knightly_binary(), "import", entry.path().string(), "--db", dir.file("e.db")});
     INFO(entry.path() << "\n" << r.out << r.err);
     CHECK((r.exit_code == 0 || r.exit_code == 2));
     CHECK(r.out.find("Imported ") != std::string::npos);
@@ -226,15 +249,17 @@ TEST_CASE("import of the PGN edge cases: unfinished games skipped, bad games loc
   CHECK(p.value("PRAGMA integrity_check") == "ok");
 
   // A corrupted game in the middle of good ones: the good ones go in, the bad one is located.
-  std::string good = "[Event \"t\"]\n[Site \"?\"]\n[Date \"2026.01.01\"]\n[Round \"1\"]\n"
-                     "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n"
-                     "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
-  std::string bad = "[Event \"t\"]\n[Site \"?\"]\n[Date \"2026.01.02\"]\n[Round \"2\"]\n"
-                    "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n1. e4 e5 2. Ke3 0-1\n\n";
+  std::string good =
+      "[Event \"t\"]\n[Site \"?\"]\n[Date \"2026.01.01\"]\n[Round \"1\"]\n"
+      "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n"
+      "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+  std::string bad =
+      "[Event \"t\"]\n[Site \"?\"]\n[Date \"2026.01.02\"]\n[Round \"2\"]\n"
+      "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n1. e4 e5 2. Ke3 0-1\n\n";
   std::string good2 = std::regex_replace(good, std::regex("Round \"1\""), "Round \"3\"");
   write_file(dir.file("mixed.pgn"), good + bad + good2);
-  auto r = run_process({knightly_binary(), "import", dir.file("mixed.pgn"), "--db",
-                        dir.file("m.db")});
+  auto r =
+      run_process({knightly_binary(), "import", dir.file("mixed.pgn"), "--db", dir.file("m.db")});
   INFO(r.out << r.err);
   CHECK(r.out.find("Imported 2 games") != std::string::npos);
   CHECK(r.err.find("game 2") != std::string::npos);

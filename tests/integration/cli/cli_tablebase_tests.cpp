@@ -3,8 +3,8 @@
 // with; see tests/integration/tablebase).
 #include <catch2/catch.hpp>
 
-#include "tests/support/process.h"
 #include "sqlite_probe.h"
+#include "tests/support/process.h"
 
 using namespace knightly::test;
 

@@ -11,9 +11,9 @@
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
 #include "engine/chess/position.h"
-#include "tests/support/process.h"
 #include "pgn_checks.h"
 #include "sqlite_probe.h"
+#include "tests/support/process.h"
 
 using namespace knightly::test;
 namespace chess = knightly::chess;

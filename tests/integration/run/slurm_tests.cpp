@@ -7,8 +7,8 @@
 
 #include "database.h"
 #include "slurm_cluster.h"
-#include "tests/support/process.h"
 #include "tests/support/postgres_server.h"
+#include "tests/support/process.h"
 #include "tests/test_data.h"
 #include "worker_process.h"
 

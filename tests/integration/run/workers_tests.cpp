@@ -12,9 +12,9 @@
 #include <thread>
 
 #include "database.h"
-#include "tests/support/process.h"
 #include "tests/integration/cli/sqlite_probe.h"
 #include "tests/support/postgres_server.h"
+#include "tests/support/process.h"
 #include "worker_process.h"
 
 using namespace knightly::test;

@@ -56,7 +56,8 @@ void check_position(Position& pos, int depth, Counters& counters) {
     REQUIRE(pos.in_check() == check);
     // do_move finds the checkers incrementally: the same set as from scratch.
     const Color stm = pos.side_to_move();
-    REQUIRE(pos.checkers() == (pos.attackers_to(pos.king_square(stm), pos.occupied()) & pos.pieces(~stm)));
+    REQUIRE(pos.checkers() ==
+            (pos.attackers_to(pos.king_square(stm), pos.occupied()) & pos.pieces(~stm)));
     REQUIRE((san.back() == '+' || san.back() == '#') == check);
     REQUIRE((__builtin_popcountll(pos.occupied()) == pieces_before - 1) == capture);
     if (depth > 1) {

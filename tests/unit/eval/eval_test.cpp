@@ -1,7 +1,7 @@
 // Evaluation terms against hand-computed values from the Simplified Evaluation Function page
 // and seed 004's tension diagram rules; symmetry; the Eval string parser.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cctype>
 
 #include "engine/eval/evaluator.h"
@@ -34,7 +34,8 @@ chess::Position mirrored(const chess::Position& p) {
   for (auto& r : ranks) {
     for (char& c : r)
       if (std::isalpha(static_cast<unsigned char>(c)))
-        c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : char(std::toupper(c));
+        c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c))
+                                                        : char(std::toupper(c));
     out += (out.empty() ? "" : "/") + r;
   }
   out += p.side_to_move() == chess::White ? " b - - 0 1" : " w - - 0 1";
@@ -55,7 +56,8 @@ const char* const Samples[] = {
 TEST_CASE("material uses 100/320/330/500/900") {
   CHECK(eval::material(chess::Position()) == 0);
   // White: Q + N; Black: R + B + P  ->  1220 - 930
-  CHECK(eval::material(fen("4k3/p7/2b5/8/8/8/3r4/Q3K1N1 w - - 0 1")) == 900 + 320 - (500 + 330 + 100));
+  CHECK(eval::material(fen("4k3/p7/2b5/8/8/8/3r4/Q3K1N1 w - - 0 1")) ==
+        900 + 320 - (500 + 330 + 100));
 }
 
 TEST_CASE("piece-square values come from the published tables") {

@@ -350,8 +350,7 @@ TEST_CASE("PGN options: fastchess's extra fields, LAN and UCI notation, the mini
   uci.notation = PgnNotation::Uci;
   uci.min = true;
   const std::string min_uci = to_pgn(rec, header, uci);
-  CHECK(min_uci.find("1. e2e4 d7d5 2. e4d5 d8d5 3. b1c3 d5e5 4. g1e2 e5e4 *") !=
-        std::string::npos);
+  CHECK(min_uci.find("1. e2e4 d7d5 2. e4d5 d8d5 3. b1c3 d5e5 4. g1e2 e5e4 *") != std::string::npos);
   CHECK(min_uci.find('{') == std::string::npos);
   CHECK(min_uci.find("PlyCount") == std::string::npos);
   CHECK(min_uci.find("[Result \"*\"]") != std::string::npos);

@@ -106,8 +106,8 @@ TEST_CASE("summary_json: ETA for a running tournament with a total and a rate",
   TournamentProgress done{2, "old", "sprt", "finished", "x", "y", 10, 10, 1.0};
   TournamentProgress unknown{3, "imp", "import", "running", "x", "", 5, std::nullopt, 0.1};
   s.tournaments = {running, done, unknown};
-  s.active.push_back({"night", 3, 4, 2, "<w>", "b", "host:12", "8/8/8/8/8/8/8/K6k w - - 0 1", 7,
-                      1500});
+  s.active.push_back(
+      {"night", 3, 4, 2, "<w>", "b", "host:12", "8/8/8/8/8/8/8/K6k w - - 0 1", 7, 1500});
   const std::string j = summary_json(s);
   CHECK(
       j.find(

@@ -120,7 +120,8 @@ TEST_CASE("two searches on two threads give the same results as each alone") {
   search::Limits la, lb;
   la.depth = test::quick() ? 5 : 7;
   lb.nodes = test::quick() ? 300 : 3000;
-  auto alone = [&](const search::SearchConfig& c, const chess::Position& p, const search::Limits& l) {
+  auto alone = [&](const search::SearchConfig& c, const chess::Position& p,
+                   const search::Limits& l) {
     search::Search s(c);
     return test::run(s, p, l);
   };

@@ -32,12 +32,14 @@ inline search::SearchConfig plain(search::Algorithm a) {
   return c;
 }
 
-inline search::SearchResult run(search::Search& s, const chess::Position& pos, search::Limits limits) {
+inline search::SearchResult run(search::Search& s, const chess::Position& pos,
+                                search::Limits limits) {
   std::atomic<bool> stop{false};
   return s.go(pos, limits, stop);
 }
 
-inline search::SearchResult run_depth(const search::SearchConfig& c, const chess::Position& pos, int depth) {
+inline search::SearchResult run_depth(const search::SearchConfig& c, const chess::Position& pos,
+                                      int depth) {
   search::Search s(c);
   search::Limits l;
   l.depth = depth;

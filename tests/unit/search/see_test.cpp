@@ -1,13 +1,14 @@
 // Static exchange evaluation on hand-worked exchanges.
-#include <catch2/catch.hpp>
+#include "engine/search/see.h"
+
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "engine/chess/notation.h"
-#include "engine/search/see.h"
 #include "search_test_util.h"
 #include "tests/test_data.h"
 
@@ -83,7 +84,8 @@ int reference_see(const chess::Position& pos, chess::Move m) {
 
 }  // namespace
 
-TEST_CASE("SEE and see_ge match the reference swap algorithm on every move of perft.epd and wac.epd") {
+TEST_CASE(
+    "SEE and see_ge match the reference swap algorithm on every move of perft.epd and wac.epd") {
   long moves = 0, negative = 0, shortcut = 0;
   for (const char* file : {"perft.epd", "wac.epd"}) {
     std::ifstream in(test::data_path(file));

@@ -1,8 +1,8 @@
 // The transposition table's game stamp: a new game is O(1) yet never sees an entry of an
 // earlier game, including when the 16-bit stamp comes round again after 65536 games.
-#include <catch2/catch.hpp>
-
 #include "engine/search/tt.h"
+
+#include <catch2/catch.hpp>
 
 using namespace knightly;
 using search::Bound;
