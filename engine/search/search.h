@@ -42,8 +42,11 @@ struct SearchConfig {
                            // 0 = as long as it has a move
   bool book_best = false;  // the heaviest book move rather than a weighted random one
   int default_depth = 4;   // used when `go` gives no limit at all (not "infinite")
-  bool chess960 = false;   // UCI_Chess960: castling written king takes rook (the front end's;
-                           // the search plays Chess960 positions either way)
+  // Move Overhead (as Stockfish's): ms of a clock kept in reserve for what the move's trip
+  // through the GUI or runner costs; raise it where many games share few cores.
+  int move_overhead_ms = 10;
+  bool chess960 = false;  // UCI_Chess960: castling written king takes rook (the front end's;
+                          // the search plays Chess960 positions either way)
 };
 
 // Limits of one `go`.

@@ -4,7 +4,7 @@
 
 namespace knightly::search {
 
-TimeBudget plan_time(const Limits& limits, chess::Color side) {
+TimeBudget plan_time(const Limits& limits, chess::Color side, std::int64_t overhead_ms) {
   TimeBudget b;
   if (limits.infinite) return b;
   if (limits.movetime_ms > 0) {
@@ -16,7 +16,7 @@ TimeBudget plan_time(const Limits& limits, chess::Color side) {
   std::int64_t left = limits.time_ms[side];
   if (left > 0 || limits.has_clock()) {
     std::int64_t inc = std::max<std::int64_t>(0, limits.inc_ms[side]);
-    std::int64_t avail = std::max<std::int64_t>(1, left - OverheadMs);
+    std::int64_t avail = std::max<std::int64_t>(1, left - std::max<std::int64_t>(0, overhead_ms));
     std::int64_t soft, hard;
     if (limits.movestogo == 1) {
       soft = avail / 2;

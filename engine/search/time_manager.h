@@ -2,8 +2,8 @@
 // How long one `go` may think. Pure: the clock values come in, two budgets come out.
 //   soft: do not start another iteration after this much of it is gone;
 //   hard: abort the search at this point, whatever it is doing.
-// A clock always keeps OverheadMs in reserve for the GUI/runner round trip, so the engine
-// never loses on time.
+// A clock always keeps overhead_ms (the Move Overhead option, OverheadMs by default) in
+// reserve for the GUI/runner round trip, so the engine never loses on time.
 #include <cstdint>
 
 #include "engine/chess/types.h"
@@ -19,6 +19,7 @@ struct TimeBudget {
   bool limited() const { return hard_ms > 0; }
 };
 
-TimeBudget plan_time(const Limits& limits, chess::Color side);
+TimeBudget plan_time(const Limits& limits, chess::Color side,
+                     std::int64_t overhead_ms = OverheadMs);
 
 }  // namespace knightly::search

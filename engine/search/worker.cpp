@@ -194,7 +194,7 @@ SearchResult Worker::go(const chess::Position& pos, const Limits& limits,
   pos_ = pos;
   limits_ = limits;
   stop_ = &stop;
-  budget_ = plan_time(limits, pos.side_to_move());
+  budget_ = plan_time(limits, pos.side_to_move(), config_.move_overhead_ms);
   abort_ms_ = budget_.hard_ms;
   if (limits.deadline_ms > 0)
     abort_ms_ = abort_ms_ ? std::min(abort_ms_, limits.deadline_ms) : limits.deadline_ms;

@@ -57,6 +57,7 @@ std::vector<OptionSpec> make_specs() {
       {"MctsPlayouts", OptionType::Spin, std::to_string(d.mcts_playouts), 1, 100000000, {}},
       {"MctsExploration", OptionType::Spin, std::to_string(d.mcts_exploration), 0, 1000, {}},
       {"DefaultDepth", OptionType::Spin, std::to_string(d.default_depth), 1, 64, {}},
+      {"Move Overhead", OptionType::Spin, std::to_string(d.move_overhead_ms), 0, 5000, {}},
   };
 }
 
@@ -149,6 +150,7 @@ std::expected<void, std::string> apply_option(SearchConfig& config, std::string_
       if (n == "MctsPlayouts") config.mcts_playouts = int(v);
       if (n == "MctsExploration") config.mcts_exploration = int(v);
       if (n == "DefaultDepth") config.default_depth = int(v);
+      if (n == "Move Overhead") config.move_overhead_ms = int(v);
       if (n == "BookDepth") config.book_depth = int(v);
       return {};
     }

@@ -69,6 +69,44 @@ TEST_CASE("the time plan keeps the overhead reserve and spends more with more ti
   CHECK_FALSE(search::plan_time(inf, chess::White).limited());
 }
 
+TEST_CASE("Move Overhead: the reserve the time plan keeps is the option's") {
+  for (std::int64_t overhead : {0, 10, 100, 1000}) {
+    for (std::int64_t t : {50, 500, 5000, 60000}) {
+      search::Limits l;
+      l.time_ms[chess::White] = t;
+      l.inc_ms[chess::White] = 50;
+      const auto b = search::plan_time(l, chess::White, overhead);
+      INFO("overhead " << overhead << " time " << t);
+      CHECK(b.soft_ms <= b.hard_ms);
+      if (t > overhead + 1) CHECK(b.hard_ms <= t - overhead);
+      if (t <= overhead) CHECK(b.hard_ms == 1);  // nothing left to spend: move at once
+    }
+  }
+  // A larger reserve leaves less to spend.
+  search::Limits l;
+  l.time_ms[chess::Black] = 2000;
+  CHECK(search::plan_time(l, chess::Black, 500).hard_ms <
+        search::plan_time(l, chess::Black, 10).hard_ms);
+  // The search reads it from its configuration: 9.9 s of a 10 s clock kept back leaves a
+  // 12 ms budget, where the default reserve would have it think a third of a second or more.
+  auto pos = test::fen(Middlegame);
+  search::SearchConfig c;
+  c.move_overhead_ms = 9900;
+  search::Search s(c);
+  warm_up(s, pos);
+  search::Limits clock;
+  clock.time_ms[chess::White] = clock.time_ms[chess::Black] = 10000;
+  const auto t0 = Clock::now();
+  const std::int64_t cpu0 = thread_cpu_ms();
+  auto r = test::run(s, pos, clock);
+  const auto took = ms_since(t0);
+  const std::int64_t cpu = thread_cpu_ms() - cpu0;
+  INFO("took " << took << " ms, " << cpu << " ms of CPU");
+  CHECK(pos.is_legal(r.best));
+  // As below: the CPU it used shows whether the search stopped in time on a loaded machine.
+  CHECK(std::min(took, cpu) < (test::quick() ? 250 : 150));
+}
+
 TEST_CASE("depth and node limits are obeyed") {
   auto pos = test::fen(Middlegame);
   search::SearchConfig c;

@@ -38,6 +38,7 @@ TEST_CASE("every option is listed with its type / default and range") {
   CHECK(has("option name Seed type spin default 1 min 0 max 2147483647"));
   CHECK(has("option name BookFile type string default <empty>"));
   CHECK(has("option name MctsPlayout type combo default random var random var eval"));
+  CHECK(has("option name Move Overhead type spin default 10 min 0 max 5000"));
 }
 
 TEST_CASE("options apply case-insensitively and reject bad values with a reason") {
@@ -54,6 +55,8 @@ TEST_CASE("options apply case-insensitively and reject bad values with a reason"
   CHECK(c.mcts_eval_playouts);
   REQUIRE(engine::apply_option(c, "BookFile", "<empty>"));
   CHECK(c.book_file.empty());
+  REQUIRE(engine::apply_option(c, "move overhead", "250"));
+  CHECK(c.move_overhead_ms == 250);
 
   auto e1 = engine::apply_option(c, "Hash", "-1");
   REQUIRE_FALSE(e1);
