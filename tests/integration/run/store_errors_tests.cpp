@@ -79,22 +79,6 @@ std::string exported(const std::string& db) {
   return r.out;
 }
 
-// Waits until the database holds `target` games (polled every 2 ms), or `w` has exited, or
-// a minute has passed.
-void wait_for_stored(const std::string& db, long long target, WorkerProcess& w) {
-  for (int i = 0; i < 30000 && w.running(); ++i) {
-    if (std::filesystem::exists(db)) {
-      try {
-        SqliteProbe p(db);
-        if (p.count("SELECT count(*) FROM games") >= target) return;
-      } catch (const std::exception&) {
-        // Not created yet, or its schema not yet there: look again.
-      }
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-}
-
 bool no_crash(const std::string& err) {
   return err.find("terminate called") == std::string::npos &&
          err.find("std::terminate") == std::string::npos;
@@ -257,7 +241,11 @@ TEST_CASE("after SIGKILLs the PGN file is rebuilt to equal the export", "[run][o
     // The kill lands mid-run whatever the machine's speed (a release build plays the whole
     // tournament in well under a second): once a stored count taken at random in this
     // attempt's share of the schedule is reached, with games in progress.
-    wait_for_stored(db, step * (attempt + 1) + int(rng() % (step / 2 + 1)), w);
+    const int target = step * (attempt + 1) + int(rng() % (step / 2 + 1));
+    w.wait_while_running([&] {
+      return std::filesystem::exists(db) &&
+             SqliteProbe(db).count("SELECT count(*) FROM games") >= target;
+    });
     if (w.running()) ++killed;
     w.signal(SIGKILL);
     w.wait(10);

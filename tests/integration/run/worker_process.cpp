@@ -49,6 +49,19 @@ bool WorkerProcess::running() {
   return false;
 }
 
+bool WorkerProcess::wait_while_running(const std::function<bool()>& ready, int timeout_s) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  while (running() && std::chrono::steady_clock::now() < deadline) {
+    try {
+      if (ready()) return true;
+    } catch (const std::exception&) {
+      // Not yet: look again.
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return false;
+}
+
 int WorkerProcess::wait(int timeout_s) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
   while (running()) {

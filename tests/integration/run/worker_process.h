@@ -3,6 +3,7 @@
 // in files (read after they end), waited for with a deadline, killed by pid.
 #include <sys/types.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ class WorkerProcess {
   // which) or was killed at the deadline (`timed_out()`).
   int wait(int timeout_s = 300);
   bool running();  // not yet exited (reaps it if it has)
+  // Asks `ready` every 2 ms while the process runs, for up to `timeout_s`: true as soon as it
+  // says yes, false when the process ends first or the time is up. A `ready` that throws (a
+  // database not created yet, or busy for a moment) counts as not yet.
+  bool wait_while_running(const std::function<bool()>& ready, int timeout_s = 60);
   int exit_code() const { return exit_code_; }
   int killed_by() const { return signal_; }
   bool timed_out() const { return timed_out_; }

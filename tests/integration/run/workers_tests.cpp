@@ -121,16 +121,7 @@ bool holds_a_pair(const Run& run, WorkerProcess& w) {
       "SELECT count(*) FROM pairs p JOIN workers k ON k.id = p.worker_id WHERE p.state = "
       "'leased' AND k.pid = " +
       std::to_string(w.pid());
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (w.running() && std::chrono::steady_clock::now() < deadline) {
-    try {
-      if (run.db.count(sql) > 0) return true;
-    } catch (const std::exception&) {
-      // Not created yet, or busy for a moment: look again.
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return false;
+  return w.wait_while_running([&] { return run.db.count(sql) > 0; });
 }
 
 void killed_workers(bool postgres) {
