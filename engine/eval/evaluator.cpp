@@ -78,29 +78,8 @@ std::expected<Evaluator, EvalError> Evaluator::parse(std::string_view spec) {
 }
 
 int Evaluator::evaluate_white(const chess::Position& pos) const {
-  int score = 0;
-  for (const auto& [term, weight] : terms_) {
-    int v = 0;
-    switch (term) {
-      case Term::Material:
-        v = material(pos);
-        break;
-      case Term::Pst:
-        v = pst(pos);
-        break;
-      case Term::Tension:
-        v = tension(pos);
-        break;
-      case Term::Mobility:
-        v = mobility(pos);
-        break;
-      case Term::Random:
-        score += random_score(pos.key(), seed_, weight);
-        continue;
-    }
-    score += weight == 100 ? v : v * weight / 100;
-  }
-  return score;
+  // One pass over the board gives both material(pos) and pst(pos) (terms.h).
+  return evaluate_white(pos, piece_sums(pos));
 }
 
 int Evaluator::evaluate_white_terms(const chess::Position& pos, const PieceSums& sums) const {
