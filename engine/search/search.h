@@ -18,6 +18,9 @@ namespace knightly::search {
 
 enum class Algorithm { Random, Greedy, Minimax, Negamax, AlphaBeta, Mcts };
 
+// The Move Overhead option's default: ms of a clock kept back (time_manager.h).
+constexpr std::int64_t OverheadMs = 10;
+
 // Everything a UCI option can set. Defaults are the strongest alpha-beta configuration.
 struct SearchConfig {
   Algorithm algorithm = Algorithm::AlphaBeta;
@@ -44,7 +47,7 @@ struct SearchConfig {
   int default_depth = 4;   // used when `go` gives no limit at all (not "infinite")
   // Move Overhead (as Stockfish's): ms of a clock kept in reserve for what the move's trip
   // through the GUI or runner costs; raise it where many games share few cores.
-  int move_overhead_ms = 10;
+  int move_overhead_ms = int(OverheadMs);
   bool chess960 = false;  // UCI_Chess960: castling written king takes rook (the front end's;
                           // the search plays Chess960 positions either way)
 };

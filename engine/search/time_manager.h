@@ -11,8 +11,6 @@
 
 namespace knightly::search {
 
-constexpr std::int64_t OverheadMs = 10;
-
 struct TimeBudget {
   std::int64_t soft_ms = 0;  // 0 = no limit
   std::int64_t hard_ms = 0;  // 0 = no limit
