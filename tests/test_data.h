@@ -1,23 +1,22 @@
 #pragma once
-// Where the tests find ../shared/data and the built programs.
+// Where the tests find their data (tests/data) and the built programs.
 #include <cstdlib>
 #include <string>
 
 namespace knightly::test {
 
-// KNIGHTLY_DATA overrides the default ../shared/data next to the project root.
+// The directories the build was configured with (tests/test_paths.cpp).
+std::string default_data_dir();
+std::string binary_dir();
+std::string source_dir();
+
+// KNIGHTLY_DATA overrides the default, the project's tests/data.
 inline std::string data_dir() {
   if (const char* env = std::getenv("KNIGHTLY_DATA"); env && *env) return env;
-  return KNIGHTLY_DEFAULT_DATA_DIR;
+  return default_data_dir();
 }
 inline std::string data_path(const std::string& rel) {
   return data_dir() + "/" + rel;
-}
-inline std::string binary_dir() {
-  return KNIGHTLY_BINARY_DIR;
-}
-inline std::string source_dir() {
-  return KNIGHTLY_SOURCE_DIR;
 }
 
 }  // namespace knightly::test

@@ -1,4 +1,4 @@
-// Writes the seed corpora of the fuzz targets from the shared test data (../shared/data) and
+// Writes the seed corpora of the fuzz targets from the project's test data (tests/data) and
 // the project's own configs, at fuzz time, into the build directory:
 //   fuzz_seeds DATA_DIR SOURCE_DIR OUT_DIR
 // makes OUT_DIR/<target>/<n> files, one input each. Nothing here is copied into the project.

@@ -13,13 +13,16 @@
 #include <stdexcept>
 
 #include "tests/support/process.h"
+#include "tests/test_data.h"
 
 namespace knightly::test {
 
 namespace {
 
 // The script that starts and stops the server, run directly by bash (no shell command line).
-const std::string PgServer = KNIGHTLY_SOURCE_DIR "/tests/support/pg-server";
+std::string pg_server() {
+  return source_dir() + "/tests/support/pg-server";
+}
 
 std::string read_first_line(const std::filesystem::path& p) {
   std::ifstream in(p);
@@ -33,7 +36,7 @@ struct OwnServer {
   std::filesystem::path dir;
   ~OwnServer() {
     if (dir.empty()) return;
-    if (run_process({"/bin/bash", PgServer, "stop", dir.string()}, 120).exit_code != 0)
+    if (run_process({"/bin/bash", pg_server(), "stop", dir.string()}, 120).exit_code != 0)
       std::fprintf(stderr, "pg-server stop failed\n");
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
@@ -70,7 +73,7 @@ State& state() {
     std::string tmpl = (std::filesystem::temp_directory_path() / "knightly-pgdir-XXXXXX").string();
     if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
     s.own.dir = tmpl;
-    ProcessResult started = run_process({"/bin/bash", PgServer, "start", tmpl}, 180);
+    ProcessResult started = run_process({"/bin/bash", pg_server(), "start", tmpl}, 180);
     if (started.exit_code != 0)
       throw std::runtime_error("tests/support/pg-server could not start a PostgreSQL server: " +
                                started.err);

@@ -1,5 +1,5 @@
 #pragma once
-// Reads ../shared/data/perft.epd independently of the code under test: "FEN ;D1 n ;D2 n ...".
+// Reads tests/data/perft.epd independently of the code under test: "FEN ;D1 n ;D2 n ...".
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>

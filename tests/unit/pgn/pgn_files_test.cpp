@@ -1,4 +1,4 @@
-// The reader on every file of ../shared/data/pgn (the edge cases fastchess collected) and on the
+// The reader on every file of tests/data/pgn (the edge cases fastchess collected) and on the
 // 34,700-game opening book. Expectations come from reading each file by eye, from the files' own
 // PlyCount tags, and from pgn-extract's reading of the same files.
 #include <catch2/catch.hpp>

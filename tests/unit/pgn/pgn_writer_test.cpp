@@ -1,5 +1,5 @@
 // The writer: exact export format on small games, then round trips through our reader and
-// validation by pgn-extract on random games and on every game of ../shared/data/pgn.
+// validation by pgn-extract on random games and on every game of tests/data/pgn.
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <random>

@@ -1,4 +1,4 @@
-// Every case of ../shared/data/sprt_vectors.json (computed with fishtest's own stat_util and
+// Every case of tests/data/sprt_vectors.json (computed with fishtest's own stat_util and
 // LLRcalc): Elo, 95% interval, LOS and both LLR models, on pentanomial and W/D/L counts.
 #include <catch2/catch.hpp>
 #include <cmath>
