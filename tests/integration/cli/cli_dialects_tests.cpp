@@ -1,14 +1,20 @@
 // Command lines of cutechess-cli and fastchess run by `knightly play` and a SPEC with spaces run
 // by `knightly sprt`, against real engine processes and real database files.
+#include <signal.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
 #include "engine/chess/position.h"
+#include "runner/stats/report.h"
+#include "runner/stats/sprt.h"
 #include "sqlite_probe.h"
 #include "tests/support/process.h"
 #include "tests/test_data.h"
@@ -358,4 +364,129 @@ TEST_CASE("play: an SPRT over single games (no -repeat) counts them, no pair is 
   CHECK(r.out.find("nan") == std::string::npos);
   CHECK(r.out.find("after 6 games, trinomial 0 0 6") != std::string::npos);
   CHECK(r.out.find("SPRT: llr ") != std::string::npos);
+}
+
+TEST_CASE("play -srand 0: a fixed seed, so two identical runs play the same openings",
+          "[cli][dialects]") {
+  TempDir dir;
+  auto cmd = [&](const std::string& db) {
+    return mock_match(db,
+                      {"-games", "2", "-rounds", "4", "-repeat", "-openings",
+                       "file=" + data_path("books/2moves_v1.epd"), "order=random", "-srand", "0"});
+  };
+  auto a = run_process(cmd(dir.file("a.db")), 120);
+  INFO(a.out << a.err);
+  REQUIRE(a.exit_code == 0);
+  auto b = run_process(cmd(dir.file("b.db")), 120);
+  INFO(b.out << b.err);
+  REQUIRE(b.exit_code == 0);
+  const std::string q = "SELECT schedule_index, opening_fen FROM games ORDER BY schedule_index";
+  const auto first = SqliteProbe(dir.file("a.db")).rows(q);
+  const auto second = SqliteProbe(dir.file("b.db")).rows(q);
+  REQUIRE(first.size() == 8);
+  CHECK(first == second);
+  CHECK(SqliteProbe(dir.file("a.db")).value("SELECT seed FROM tournaments") == "0");
+  // Random order from a 2,000-line book: the four pairs did not all start alike.
+  std::set<std::string> openings;
+  for (const auto& row : first) openings.insert(row[1]);
+  CHECK(openings.size() == 4);
+}
+
+TEST_CASE("a fastchess line's -games 2 -rounds N plays each round as a pair from one opening",
+          "[cli][dialects]") {
+  TempDir dir;
+  // -report penta=true is fastchess's alone: a fastchess line, without -repeat.
+  auto r = run_process(
+      mock_match(dir.file("p.db"),
+                 {"-games", "2", "-rounds", "3", "-report", "penta=true", "-openings",
+                  "file=" + data_path("books/2moves_v1.epd"), "order=random", "-srand", "42"}),
+      120);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto rows = SqliteProbe(dir.file("p.db"))
+                        .rows(
+                            "SELECT schedule_index, opening_fen, round || ':' || pair FROM games "
+                            "ORDER BY schedule_index");
+  REQUIRE(rows.size() == 6);
+  for (std::size_t k = 0; k < rows.size(); k += 2) {
+    INFO("games " << k + 1 << " and " << k + 2);
+    CHECK(rows[k][1] == rows[k + 1][1]);  // one opening per pair
+    CHECK(rows[k][2] == rows[k + 1][2]);
+  }
+  CHECK(rows[0][1] != rows[2][1]);
+  // The pentanomial line fastchess prints for pairs.
+  CHECK(r.out.find("Ptnml(0-2): [") != std::string::npos);
+  CHECK(r.out.find("Games: 6,") != std::string::npos);
+}
+
+TEST_CASE("play again with another -concurrency, -pgnout and -db spelling resumes the same match",
+          "[cli][dialects]") {
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  // Interrupted after its first games (Ctrl-C: the games in progress finish and are stored),
+  // then run again with other worker options: the same match goes on, no game is played again.
+  auto first = mock_match(db, {"-games", "2", "-rounds", "6", "-repeat", "-concurrency", "1",
+                               "-pgnout", dir.file("one.pgn"), "-wait", "300"});
+  const pid_t pid = spawn_background(first);
+  for (int i = 0; i < 1000; ++i) {
+    try {
+      if (std::filesystem::exists(db) && SqliteProbe(db).count("SELECT count(*) FROM games") >= 2)
+        break;
+    } catch (const std::exception&) {
+      // the runner holds the write lock a moment: look again
+    }
+    ::usleep(20000);
+  }
+  ::kill(pid, SIGINT);
+  CHECK(wait_child(pid) == 130);
+  SqliteProbe probe(db);
+  const auto stored = probe.count("SELECT count(*) FROM games");
+  REQUIRE(stored >= 2);
+  REQUIRE(stored < 12);
+
+  const std::string spelled = dir.path().string() + "/./r.db";
+  auto again =
+      run_process(mock_match(spelled, {"-games", "2", "-rounds", "6", "-repeat", "--concurrency",
+                                       "3", "-pgnout", dir.file("two.pgn")}),
+                  120);
+  INFO(again.out << again.err);
+  REQUIRE(again.exit_code == 0);
+  CHECK(again.out.find("Resuming tournament") != std::string::npos);
+  CHECK(probe.count("SELECT count(*) FROM tournaments") == 1);
+  CHECK(probe.count("SELECT count(*) FROM games") == 12);
+  CHECK(probe.count("SELECT count(DISTINCT schedule_index) FROM games") == 12);
+  // The second run's PGN holds the whole match, rebuilt from the database.
+  auto read = knightly::chess::read_pgn(read_file(dir.file("two.pgn")));
+  CHECK(read.games.size() == 12);
+}
+
+TEST_CASE("a cutechess-cli line's -sprt is cutechess's test: its LLR from its own formula",
+          "[cli][dialects]") {
+  TempDir dir;
+  auto r =
+      run_process(mock_match(dir.file("c.db"), {"-games", "2", "-rounds", "4", "-repeat", "-sprt",
+                                                "elo0=0", "elo1=5", "-pgnout", dir.file("c.pgn")}),
+                  120);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  // The last "Score of" line's counts, and the LLR cutechess-cli prints for them (its sprt.cpp:
+  // tests/data/sprt_vectors_anchors.json holds 25 such cases).
+  std::smatch m;
+  std::string score, sprt;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Score of m1 vs m2: ", 0) == 0) score = line;
+    if (line.rfind("SPRT: llr ", 0) == 0) sprt = line;
+  }
+  REQUIRE(std::regex_search(score, m, std::regex(R"(: (\d+) - (\d+) - (\d+) )")));
+  knightly::runner::stats::Trinomial t;
+  t.wins = std::stoll(m[1]);
+  t.losses = std::stoll(m[2]);
+  t.draws = std::stoll(m[3]);
+  REQUIRE(t.games() == 8);
+  const knightly::runner::stats::SprtConfig cutechess{0, 5, 0.05, 0.05,
+                                                      knightly::runner::stats::EloModel::Cutechess};
+  CHECK(sprt == knightly::runner::stats::cutechess_sprt_line(
+                    knightly::runner::stats::sprt_status(cutechess, t)));
+  CHECK(SqliteProbe(dir.file("c.db")).value("SELECT sprt_model FROM tournaments") == "cutechess");
 }
