@@ -103,8 +103,7 @@ struct Games {
 };
 
 std::string games_text(const Games& g) {
-  if (!g.error.empty()) return "refuses it (" + g.error + ")";
-  const int n = g.rounds * g.games;
+  const long long n = 1LL * g.rounds * g.games;
   std::string out = std::to_string(n) + (n == 1 ? " game" : " games") + " per encounter";
   if (g.repeat) return out + " in pairs (one opening, colours reversed)";
   return out + (n == 1 ? "" : ", each from its own opening");
@@ -486,9 +485,16 @@ class FlagParser {
     g.rounds = rounds;
     g.games = games;
     g.repeat = repeat_.value_or(1) == 2;
-    if (g.repeat && games % 2 == 1 && (games * rounds) % 2 == 0) {
-      g.rounds = games * rounds / 2;
-      g.games = 2;
+    if (g.repeat && games % 2 == 1) {
+      // An odd number of games per round pairs across rounds in cutechess: -rounds 30 -repeat
+      // is 15 pairs, -rounds 5 -repeat two pairs and a last game alone.
+      const long long total = 1LL * games * rounds;
+      if (total > 2LL * 2147483647) {
+        g.error = "more games than can be counted";
+        return g;
+      }
+      g.rounds = total % 2 == 0 ? static_cast<int>(total / 2) : 1;
+      g.games = total % 2 == 0 ? 2 : static_cast<int>(total);
     }
     return g;
   }
@@ -538,7 +544,8 @@ class FlagParser {
 
     // The games, each tool's way.
     const Games games = games_of(line);
-    if (!games.error.empty()) fail("-games", "fastchess plays " + games.error);
+    if (!games.error.empty())
+      fail("-games", (line == Dialect::Fastchess ? "fastchess plays " : "") + games.error);
     t.rounds = games.rounds;
     t.games_per_encounter = games.games;
     t.repeat = games.repeat;
@@ -584,7 +591,9 @@ class FlagParser {
     if (fastchess_marks_.empty() && cutechess_marks_.empty()) {
       const Games other = games_of(Dialect::Fastchess);
       std::string differs;
-      if (!(other == games_of(Dialect::Cutechess)))
+      if (!other.error.empty())
+        differs = "fastchess would refuse it (" + other.error + ")";
+      else if (!(other == games_of(Dialect::Cutechess)))
         differs = "fastchess would play " + games_text(other);
       if (c.sprt.enabled && !given("-sprt model"))
         differs += std::string(differs.empty() ? "fastchess would" : ", and") +

@@ -126,27 +126,19 @@ double llr_of(const Pdf& hat, double total, const std::array<double, 5>& p0,
 
 }  // namespace
 
-const char* model_name(EloModel m) {
-  switch (m) {
-    case EloModel::Logistic:
-      return "logistic";
-    case EloModel::Bayesian:
-      return "bayesian";
-    case EloModel::Cutechess:
-      return "cutechess";
-    default:
-      return "normalized";
-  }
-}
-
 const std::vector<std::string>& model_names() {
   static const std::vector<std::string> names = {"normalized", "logistic", "bayesian", "cutechess"};
   return names;
 }
 
+const char* model_name(EloModel m) {
+  return model_names()[static_cast<std::size_t>(m)].c_str();
+}
+
 std::optional<EloModel> parse_model(std::string_view name) {
-  for (auto m : {EloModel::Normalized, EloModel::Logistic, EloModel::Bayesian, EloModel::Cutechess})
-    if (name == model_name(m)) return m;
+  const auto& names = model_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<EloModel>(i);
   return std::nullopt;
 }
 

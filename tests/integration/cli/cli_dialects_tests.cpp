@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
 #include "engine/chess/position.h"
+#include "pgn_checks.h"
 #include "runner/stats/report.h"
 #include "runner/stats/sprt.h"
 #include "sqlite_probe.h"
@@ -489,4 +491,56 @@ TEST_CASE("a cutechess-cli line's -sprt is cutechess's test: its LLR from its ow
   CHECK(sprt == knightly::runner::stats::cutechess_sprt_line(
                     knightly::runner::stats::sprt_status(cutechess, t)));
   CHECK(SqliteProbe(dir.file("c.db")).value("SELECT sprt_model FROM tournaments") == "cutechess");
+}
+
+TEST_CASE(
+    "play: -pgnout append=true keeps what the file held, append=false and -epdout append=false "
+    "start it over, no file is fastchess's name",
+    "[cli][dialects]") {
+  TempDir dir;
+  const std::string pgn = dir.file("games.pgn"), epd = dir.file("end.epd");
+  auto match = [&](const std::string& seed, const std::string& append) {
+    return run_process(mock_match(dir.file("a.db"), {"-rounds", "1", "-srand", seed, "-pgnout",
+                                                     "file=" + pgn, "append=" + append, "-epdout",
+                                                     "file=" + epd, "append=" + append}),
+                       120);
+  };
+  auto a = match("1", "true");
+  INFO(a.out << a.err);
+  REQUIRE(a.exit_code == 0);
+  const std::string first = read_file(pgn);
+  auto b = match("2", "true");  // another match (another seed), the same file
+  INFO(b.out << b.err);
+  REQUIRE(b.exit_code == 0);
+  const std::string both = read_file(pgn);
+  CHECK(both.rfind(first, 0) == 0);  // the first match's games, untouched, then the second's
+  check_with_pgn_extract(pgn, 4);
+  // The second match's part is the database's export of that match.
+  SqliteProbe db(dir.file("a.db"));
+  const auto names = db.rows("SELECT name FROM tournaments ORDER BY id");
+  REQUIRE(names.size() == 2);
+  auto exported = run_process(
+      {knightly_binary(), "export", "--db", dir.file("a.db"), "--tournament", names[1][0]});
+  CHECK(both.substr(first.size()) == exported.out);
+  const std::string positions = read_file(epd);
+  CHECK(std::count(positions.begin(), positions.end(), '\n') == 4);
+
+  auto c = match("3", "false");  // fastchess's append=false: the new match's games alone
+  INFO(c.out << c.err);
+  REQUIRE(c.exit_code == 0);
+  check_with_pgn_extract(pgn, 2);
+  const std::string ends = read_file(epd);
+  CHECK(std::count(ends.begin(), ends.end(), '\n') == 2);
+
+  // -pgnout without a file: fastchess_DATE_TIME.pgn in the current directory.
+  auto unnamed = run_process(mock_match(dir.file("u.db"), {"-rounds", "1", "-pgnout"}), 120,
+                             dir.path().string());
+  INFO(unnamed.out << unnamed.err);
+  REQUIRE(unnamed.exit_code == 0);
+  int named_files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    if (std::regex_match(entry.path().filename().string(),
+                         std::regex(R"(fastchess_\d{8}_\d{6}\.pgn)")))
+      ++named_files;
+  CHECK(named_files == 1);
 }

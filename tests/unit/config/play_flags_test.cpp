@@ -259,6 +259,9 @@ TEST_CASE("play flags: -games, -rounds and -repeat as each tool plays them") {
   CHECK(games(play(cute + "-games 10 -repeat")) == "1x10 pairs");
   CHECK(games(play(cute + "-rounds 30 -repeat")) == "15x2 pairs");
   CHECK(games(play(cute + "-rounds 30")) == "30x1");
+  auto five = play(cute + "-rounds 5 -repeat");  // two pairs and a last game alone
+  CHECK(games(five) == "1x5 pairs");
+  CHECK(has_note(five, "no partner"));
   auto odd = play(cute + "-games 3 -repeat");
   CHECK(games(odd) == "1x3 pairs");
   CHECK(has_note(odd, "no partner"));
