@@ -9,6 +9,7 @@
 #include "runner/cli/query.h"
 #include "runner/cli/subcommand.h"
 #include "runner/cli/table.h"
+#include "runner/config/choices.h"
 #include "runner/config/config_toml.h"
 #include "runner/run/run_options.h"
 #include "runner/run/two_engine_tally.h"
@@ -118,9 +119,11 @@ std::expected<QueryOptions, std::string> parse_query_options(Args& args) {
       auto d = parse_double(a, *v);
       if (!d) return std::unexpected(d.error());
       (a == "--elo0" ? q.elo0 : a == "--elo1" ? q.elo1 : a == "--alpha" ? q.alpha : q.beta) = *d;
-    } else if (a == "--model")
+    } else if (a == "--model") {
+      if (!stats::parse_model(*v))
+        return std::unexpected("--model: " + not_a_choice(*v, stats::model_names()));
       q.model = *v;
-    else
+    } else
       return std::unexpected("unknown option '" + a + "'");
   }
   return q;
@@ -323,8 +326,7 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
   if (q.elo1) sprt.elo1 = *q.elo1;
   if (q.alpha) sprt.alpha = *q.alpha;
   if (q.beta) sprt.beta = *q.beta;
-  if (!q.model.empty())
-    sprt.model = q.model == "logistic" ? stats::EloModel::Logistic : stats::EloModel::Normalized;
+  if (!q.model.empty()) sprt.model = *stats::parse_model(q.model);
   if (auto v = stats::validate(sprt); !v) {
     *q.err << "knightly: query sprt: " << v.error() << "\n";
     return ExitError;

@@ -24,9 +24,8 @@ IntervalSettings interval_settings(const Config& config, const std::string& tc_l
   s.score_interval = config.output.score_interval;
   s.penta = paired && config.output.report_penta;
   if (config.sprt.enabled) {
-    s.sprt = stats::SprtConfig{
-        config.sprt.elo0, config.sprt.elo1, config.sprt.alpha, config.sprt.beta,
-        config.sprt.model == "logistic" ? stats::EloModel::Logistic : stats::EloModel::Normalized};
+    s.sprt = stats::SprtConfig{config.sprt.elo0, config.sprt.elo1, config.sprt.alpha,
+                               config.sprt.beta, config.sprt.model};
   }
   if (config.engines.size() == 2) {
     const EngineConfig& first = config.engines[0];

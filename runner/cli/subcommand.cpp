@@ -4,6 +4,7 @@
 #include <exception>
 #include <iostream>
 
+#include "runner/config/match_schema.h"
 #include "runner/run/run_options.h"
 
 #ifndef KNIGHTLY_VERSION
@@ -16,14 +17,17 @@ namespace {
 constexpr std::array<Subcommand, 9> kSubcommands{{
     {"run", cmd_run,
      "CONFIG.toml [--db PATH|postgresql://...] [--pgn PATH] [--quiet] [--restart]\n"
-     "    [--concurrency N] [--log-dir DIR] [--lease SECONDS] [--on-stop finish|abandon]"},
+     "    [--concurrency N] [--log-dir DIR] [--lease SECONDS] [--on-stop finish|abandon]",
+     [] { return schema_help(CommandRun); }},
     {"play", cmd_play,
      "-engine cmd=PATH|builtin=NAME [...] -engine ... [-rounds N -repeat] ...\n"
-     "    (a cutechess-cli or fastchess command line: every option in docs/cli.md)"},
+     "    (a cutechess-cli or fastchess command line: every option in docs/cli.md)",
+     [] { return schema_help(CommandPlay); }},
     {"sprt", cmd_sprt,
      "--new SPEC --base SPEC [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]\n"
      "    [--tc TC | --depth N | --nodes N] [--book FILE] [--concurrency N]\n"
-     "    [--db PATH] [--max-games N] [--seed N] [--random-plies N] [--name NAME]"},
+     "    [--db PATH] [--max-games N] [--seed N] [--random-plies N] [--name NAME]",
+     [] { return schema_help(CommandSprt); }},
     {"stop", cmd_stop, "NAME [--db PATH]   every worker of NAME finishes its game and exits"},
     {"query", cmd_query,
      "tournaments|standings|games|h2h|engines|ratings|terminations|sprt|workers\n"
@@ -52,7 +56,10 @@ const Subcommand* find_subcommand(std::string_view name) {
 }
 
 std::string usage_of(const Subcommand& command) {
-  return "usage: knightly " + std::string(command.name) + " " + std::string(command.usage) + "\n";
+  std::string text =
+      "usage: knightly " + std::string(command.name) + " " + std::string(command.usage) + "\n";
+  if (command.options) text += "\noptions:\n" + command.options();
+  return text;
 }
 
 std::string usage_text() {
@@ -68,7 +75,8 @@ std::string usage_text() {
       "  knightly help [COMMAND] | --version\n"
       "\n"
       "exit codes: 0 done (sprt: H1 accepted), 1 sprt: H0 accepted, 2 error,\n"
-      "            3 sprt: undecided at max games, 130 interrupted (SIGINT), 143 terminated\n"
+      "            3 sprt: undecided at max games, 130 interrupted (SIGINT), 143 terminated;\n"
+      "            play exits 0 whatever its SPRT decided, as cutechess-cli and fastchess do\n"
       "See README.md and docs/ for the details.\n";
   return text;
 }

@@ -26,6 +26,9 @@ struct Subcommand {
   std::string_view name;
   int (*run)(Args& args);
   std::string_view usage;  // what follows "knightly NAME " (continuation lines indented)
+  // The option lines of `knightly NAME --help` (run, play, sprt: from the match schema);
+  // nullptr for none.
+  std::string (*options)() = nullptr;
 };
 
 // Every subcommand, in the order the usage lists them.

@@ -37,7 +37,11 @@ struct PgnOptions {
   bool tbhits = false;
   bool timeleft = false;
   bool latency = false;
+  bool pv = false;   // the principal variation, "pv=..." (fastchess's pv=true)
   bool min = false;  // the Seven Tag Roster (and SetUp/FEN) and the moves, no comments
+  // fastchess's match_line=REGEX: the engine's output lines it matches, as move comments;
+  // "" = none.
+  std::string match_line;
   bool operator==(const PgnOptions&) const = default;
 };
 

@@ -142,8 +142,8 @@ bool Run::prepare() {
     tablebase_ = std::move(*tables);
   }
   db::StoreOptions store_options;
-  const std::string& sync = options_.sync.empty() ? config_.output.sync : options_.sync;
-  store_options.sync_every_commit = sync != "normal";
+  const bool full_sync = config_.output.sync == SyncMode::Full;
+  store_options.sync_every_commit = full_sync;
   auto opened = db::Store::open(config_.output.database, store_options);
   if (!opened) {
     // What may be gone by the next run: a lock, a server that is down, a full disk, I/O.
@@ -161,8 +161,8 @@ bool Run::prepare() {
   // The store keeps the config with any database URL's password taken out: compare like that.
   const std::string& text = config_.source_text;
   const std::string stored_text = db::redact_urls_in_text(text);
-  std::uint64_t seed = config_.tournament.seed;
-  if (seed == 0) seed = std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32);
+  const std::uint64_t seed = config_.tournament.seed.value_or(
+      std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32));
   db::NewTournament fresh{config_.tournament.name, options_.kind, text, seed, ""};
   auto existing = store.find_tournament(config_.tournament.name);
   db::Tournament t;
@@ -205,7 +205,8 @@ bool Run::prepare() {
   summary_.tournament = t;
   if (created && config_.sprt.enabled) {
     const auto& s = config_.sprt;
-    store.set_sprt_settings(t.id, db::SprtSettings{s.elo0, s.elo1, s.alpha, s.beta, s.model});
+    store.set_sprt_settings(
+        t.id, db::SprtSettings{s.elo0, s.elo1, s.alpha, s.beta, stats::model_name(s.model)});
   }
 
   schedule_.emplace(config_, t.seed, book_ ? book_->size() : 0);
@@ -257,14 +258,10 @@ bool Run::prepare() {
         [this](const GameRecord& r) {
           return output_pgn(r, pgn_header_for(r, config_), config_.output) + "\n";
         },
-        rewrite, sync != "normal");
+        rewrite, full_sync, config_.output.pgn_append);
     if (created) {
-      // A new tournament's file holds only its games: another one's are kept aside.
-      auto aside = pgn_->set_aside_existing();
-      if (!aside) return fail(Failure::Output, aside.error()), false;
-      if (!aside->empty())
-        observer_.on_message("PGN file " + config_.output.pgn +
-                             " held games of an earlier run: kept as " + *aside);
+      // A new tournament's games follow what the file holds (append), or stand alone.
+      if (auto r = pgn_->start_new(); !r) return fail(Failure::Output, r.error()), false;
     }
     // The file is brought up to date from the database first: nothing a killed run left
     // unwritten is lost, and nothing is there twice.
@@ -273,13 +270,9 @@ bool Run::prepare() {
   if (!config_.output.epd.empty()) {
     epd_.emplace(
         config_.output.epd, [this](const GameRecord& r) { return output_epd(r, config_.output); },
-        true, sync != "normal");
+        true, full_sync, config_.output.epd_append);
     if (created) {
-      auto aside = epd_->set_aside_existing();
-      if (!aside) return fail(Failure::Output, aside.error()), false;
-      if (!aside->empty())
-        observer_.on_message("EPD file " + config_.output.epd +
-                             " held positions of an earlier run: kept as " + *aside);
+      if (auto r = epd_->start_new(); !r) return fail(Failure::Output, r.error()), false;
     }
     if (auto r = epd_->rebuild(store, t.id); !r) return fail(Failure::Output, r.error()), false;
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "db/store/store_types.h"
+#include "runner/config/config.h"
 #include "runner/run/driver.h"
 #include "runner/stats/counts.h"
 #include "runner/stats/sprt.h"
@@ -24,10 +25,6 @@ enum ExitCode : int {
   ExitTerminated = 143,   // SIGTERM (128 + 15)
 };
 
-// What a run prints while it goes and at the end: Knightly's status line, cutechess-cli's
-// lines, or fastchess's lines and interval reports.
-enum class OutputStyle { Knightly, Cutechess, Fastchess };
-
 // What a worker does with its game in progress when the tournament is decided or stopped
 // (SPRT decision, all games played elsewhere, `knightly stop`).
 enum class OnStop {
@@ -43,8 +40,7 @@ struct RunOptions {
   std::string log_dir;  // engine logs; "" = none
   DriverOptions driver;
   std::string sprt_label_tc;  // "10+0.1", "depth 3"... for the fastchess block
-  std::string sync;  // "full" | "normal" overrides the config's [output] sync; "" = as configured
-  bool perf_stats = false;  // print the runner's own CPU and latency per move at the end
+  bool perf_stats = false;    // print the runner's own CPU and latency per move at the end
   OnStop on_stop = OnStop::Finish;
   // How long a claimed pair stays this worker's without a heartbeat; a worker that dies is
   // replaced on its pair after this long. The heartbeat renews every lease / 4.

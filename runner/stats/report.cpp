@@ -37,6 +37,12 @@ std::string fixed(double v, int decimals) {
   return format("%.*f", decimals, v);
 }
 
+// A ratio as fastchess prints it, but one with nothing to divide by (x/0 or 0/0) is "n/a":
+// fishtest and OpenBench read these blocks, and neither "inf" nor "nan" is a figure.
+std::string ratio_text(double v, int decimals) {
+  return std::isfinite(v) ? format("%.*f", decimals, v) : "n/a";
+}
+
 double ratio(std::int64_t num, std::int64_t den) {
   if (den == 0) {
     return num == 0 ? std::numeric_limits<double>::quiet_NaN()
@@ -86,11 +92,14 @@ std::string fastchess_sprt_line(const SprtConfig& config, double llr) {
 std::string fastchess_report(const MatchLabel& label, const Trinomial& games,
                              const Pentanomial& pairs, const std::optional<SprtConfig>& sprt,
                              bool penta) {
-  const EloEstimate e = penta ? get_elo(pairs) : get_elo(games);
+  // With pairs every figure is of the finished pairs alone, as fastchess counts them: a game
+  // whose partner is still being played is in no line (fishtest asserts Games = 2 x pairs).
+  const Trinomial shown = penta ? pairs.games() : games;
+  const EloEstimate e = penta ? get_elo(pairs) : get_elo(shown);
   const std::string threads = label.threads.empty() ? "NULL" : label.threads;
   const std::string hash = label.hash.empty() ? "NULL" : label.hash;
   const std::string book = label.book.empty() ? "" : ", " + base_name(label.book);
-  const auto n = games.games();
+  const auto n = shown.games();
 
   std::string out = "Results of " + label.first + " vs " + label.second + " (" +
                     label.time_control + ", " + threads + ", " + hash + book + "):\n";
@@ -98,32 +107,26 @@ std::string fastchess_report(const MatchLabel& label, const Trinomial& games,
   const std::string nelo =
       e.unbounded ? elo_value_text(e, 2) : fixed(e.nelo, 2) + " +/- " + fixed(e.nelo95, 2);
   out += "Elo: " + elo_value_text(e, 2) + " " + elo_interval_text(e, 2) + ", nElo: " + nelo + "\n";
-  const double draws = penta ? draw_ratio_pairs(pairs) : ratio(games.draws, n);
-  out += "LOS: " + fixed(e.los * 100.0, 2) + " %, DrawRatio: " + fixed(draws * 100.0, 2) + " %";
-  if (penta) out += ", PairsRatio: " + fixed(pairs_ratio(pairs), 2);
+  const double draws = penta ? draw_ratio_pairs(pairs) : ratio(shown.draws, n);
+  out +=
+      "LOS: " + fixed(e.los * 100.0, 2) + " %, DrawRatio: " + ratio_text(draws * 100.0, 2) + " %";
+  if (penta) out += ", PairsRatio: " + ratio_text(pairs_ratio(pairs), 2);
   out += "\n";
   out += format("Games: %lld, Wins: %lld, Losses: %lld, Draws: %lld, Points: ",
-                static_cast<long long>(n), static_cast<long long>(games.wins),
-                static_cast<long long>(games.losses), static_cast<long long>(games.draws)) +
-         fixed(games.points(), 1) + " (" +
-         fixed(games.points() / static_cast<double>(n) * 100.0, 2) + " %)\n";
+                static_cast<long long>(n), static_cast<long long>(shown.wins),
+                static_cast<long long>(shown.losses), static_cast<long long>(shown.draws)) +
+         fixed(shown.points(), 1) + " (" +
+         ratio_text(shown.points() / static_cast<double>(n) * 100.0, 2) + " %)\n";
   if (penta) {
     out += format("Ptnml(0-2): [%lld, %lld, %lld, %lld, %lld], WL/DD Ratio: ",
                   static_cast<long long>(pairs.ll), static_cast<long long>(pairs.ld),
                   static_cast<long long>(pairs.wl + pairs.dd), static_cast<long long>(pairs.wd),
                   static_cast<long long>(pairs.ww)) +
-           fixed(wl_dd_ratio(pairs), 2) + "\n";
+           ratio_text(wl_dd_ratio(pairs), 2) + "\n";
   }
   if (sprt) {
-    double value = 0;
-    if (penta) {
-      const auto c = pairs.as_array();
-      value = llr(sprt->model, sprt->elo0, sprt->elo1, std::span<const double>(c));
-    } else {
-      const auto c = games.as_array();
-      value = llr(sprt->model, sprt->elo0, sprt->elo1, std::span<const double>(c));
-    }
-    out += fastchess_sprt_line(*sprt, value) + "\n";
+    const SprtStatus s = penta ? sprt_status(*sprt, pairs) : sprt_status(*sprt, games);
+    out += fastchess_sprt_line(*sprt, s.llr) + "\n";
   }
   return out;
 }

@@ -28,8 +28,8 @@ struct MatchLabel {
 std::string elo_value_text(const EloEstimate& e, int decimals);     // "-9.2", "+inf"
 std::string elo_interval_text(const EloEstimate& e, int decimals);  // "+/- 20.9", "(100% ...)"
 
-// fastchess's ratios, from the first engine's side. 0/0 is NaN, which the text forms print as
-// "n/a" (never "nan"); x/0 is infinity ("inf").
+// fastchess's ratios, from the first engine's side. 0/0 is NaN and x/0 infinity; the text
+// forms print either as "n/a" (never "nan" or "inf", which no reader takes for a figure).
 double draw_ratio_pairs(const Pentanomial& p);  // (WL + DD) / pairs, 0..1
 double pairs_ratio(const Pentanomial& p);       // (WW + WD) / (LD + LL)
 double wl_dd_ratio(const Pentanomial& p);       // WL / DD
@@ -41,8 +41,10 @@ double wl_dd_ratio(const Pentanomial& p);       // WL / DD
 //   Games: .., Wins: .., Losses: .., Draws: .., Points: .. (.. %)
 //   Ptnml(0-2): [..], WL/DD Ratio: ..
 //   LLR: .. (..%) (lower, upper) [elo0, elo1]        <- only when sprt is given
-// Figures are fishtest's get_elo on the pentanomial counts. With penta = false it is
-// fastchess's WDL form: trinomial figures, draw ratio over games, no pair figures.
+// Figures are fishtest's get_elo on the pentanomial counts, and every line counts the finished
+// pairs alone, as fastchess does (Games = 2 x the pairs; `games` is not read). With penta =
+// false it is fastchess's WDL form: `games`' figures, draw ratio over games, no pair figures.
+// The LLR is sprt_status()'s in the configured model.
 std::string fastchess_report(const MatchLabel& label, const Trinomial& games,
                              const Pentanomial& pairs, const std::optional<SprtConfig>& sprt,
                              bool penta = true);

@@ -34,7 +34,7 @@ EngineConfig mock_xboard(std::vector<std::string> args, const std::string& name 
   c.name = name;
   c.command = test::mock_xboard_binary();
   c.args = std::move(args);
-  c.protocol = "xboard";
+  c.protocol = Protocol::Xboard;
   return c;
 }
 
@@ -408,7 +408,7 @@ TEST_CASE("xboard: Debian's fairymax, phalanx and hoichess play moves", "[player
   c.name = "real";
   c.command = real.command;
   c.args = real.args;
-  c.protocol = "xboard";
+  c.protocol = Protocol::Xboard;
   XboardPlayer p(c, quick_options());
   auto err = p.start();
   INFO(err.value_or(""));

@@ -106,10 +106,10 @@ TEST_CASE("fastchess ratios: draw ratio over pairs, pairs ratio, WL/DD", "[stats
   only_wins.ww = 3;
   CHECK(std::isinf(pairs_ratio(only_wins)));
   CHECK(std::isnan(wl_dd_ratio(only_wins)));
-  // No NaN is ever printed: 0/0 is "n/a", x/0 is "inf".
+  // No NaN or infinity is ever printed as a ratio: 0/0 and x/0 are "n/a".
   const std::string block = fastchess_report({"A", "B", "tc", "1t", "16MB", ""}, only_wins.games(),
                                              only_wins, std::nullopt);
-  CHECK(block.find("PairsRatio: inf\n") != std::string::npos);
+  CHECK(block.find("PairsRatio: n/a\n") != std::string::npos);
   CHECK(block.find("WL/DD Ratio: n/a\n") != std::string::npos);
   CHECK(block.find("nan") == std::string::npos);
   // Nothing played yet: every ratio has nothing to divide.
@@ -193,4 +193,24 @@ TEST_CASE("cutechess lines", "[stats][report]") {
   s.llr = 0.5;
   s.decision = decide(s.llr, s.bounds);
   CHECK(cutechess_sprt_line(s) == "SPRT: llr 0.5 (17.0%), lbound -2.94, ubound 2.94");
+}
+
+TEST_CASE("the fastchess block counts finished pairs alone, as fishtest asserts",
+          "[stats][report]") {
+  // Five games played: two finished pairs (WW, WL) and the first game of a third (a win).
+  Pentanomial pairs;
+  pairs.ww = 1;
+  pairs.wl = 1;
+  Trinomial games = pairs.games();
+  games.add(Outcome::Win);
+  REQUIRE(games.games() == 5);
+  const std::string block =
+      fastchess_report({"A", "B", "tc", "1t", "16MB", ""}, games, pairs, SprtConfig{});
+  CHECK(block.find("Games: 4, Wins: 3, Losses: 1, Draws: 0, Points: 3.0 (75.00 %)") !=
+        std::string::npos);
+  CHECK(block.find("Ptnml(0-2): [0, 0, 1, 0, 1], WL/DD Ratio: n/a") != std::string::npos);
+  // Single games (penta=false) count every game.
+  const std::string wdl =
+      fastchess_report({"A", "B", "tc", "1t", "16MB", ""}, games, pairs, std::nullopt, false);
+  CHECK(wdl.find("Games: 5, Wins: 4") != std::string::npos);
 }
