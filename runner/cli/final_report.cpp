@@ -11,6 +11,7 @@
 #include "runner/cli/progress.h"
 #include "runner/cli/table.h"
 #include "runner/players/first_go.h"
+#include "runner/run/decision.h"
 #include "runner/run/two_engine_tally.h"
 #include "runner/stats/elo.h"
 #include "runner/stats/report.h"
@@ -52,28 +53,35 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
     const RunReport& report = *summary.report;
     const bool two = config.engines.size() == 2;
     const auto& first_vs_second = report.first_vs_second;
+    const bool paired = schedule_has_pairs(config.tournament) && config.output.report_penta;
+    const IntervalSettings s = interval_settings(config, options.sprt_label_tc, paired, true);
+    // A decided SPRT shows the LLR it was decided on everywhere, even when games in progress
+    // were stored after the decision.
+    std::optional<stats::SprtStatus> sprt = summary.sprt;
+    std::optional<DecidedSprt> decided;
+    if (sprt && s.sprt) decided = decided_sprt(*s.sprt, summary.decision);
+    if (decided) sprt = decided->status;
+    const std::optional<double> llr =
+        decided ? std::optional<double>(decided->status.llr) : std::nullopt;
     if (options.style == OutputStyle::Cutechess && two) {
       out << score_line(config.engines[0].name, config.engines[1].name, first_vs_second) << "\n";
       out << stats::cutechess_elo_line(first_vs_second) << "\n";
-      if (summary.sprt) out << stats::cutechess_sprt_line(*summary.sprt) << "\n";
+      if (sprt) out << stats::cutechess_sprt_line(*sprt) << "\n";
     }
 
     out << "\nStandings of '" << summary.tournament.name << "' (" << summary.games_stored << " of "
         << summary.games_scheduled << " games):\n";
     out << standings_table(report.standings);
 
-    // fastchess's block: always in its own style, else with an SPRT (fishtest reads it).
+    // One final block for two engines: fastchess's (fishtest reads it) in its own style and in
+    // Knightly's with an SPRT; cutechess's lines above in its style; else the score and Elo.
     const bool fastchess = options.style == OutputStyle::Fastchess;
-    if (two &&
-        ((config.sprt.enabled && summary.sprt) || (fastchess && first_vs_second.games() > 0))) {
-      const bool paired = schedule_has_pairs(config.tournament) && config.output.report_penta;
-      const IntervalSettings s = interval_settings(config, options.sprt_label_tc, paired, true);
+    const bool knightly = options.style == OutputStyle::Knightly;
+    if (two && ((knightly && config.sprt.enabled && summary.sprt) ||
+                (fastchess && first_vs_second.games() > 0))) {
       out << "\n"
-          << stats::fastchess_report(s.label, first_vs_second, report.pairs, s.sprt, s.penta);
-      if (options.style == OutputStyle::Knightly && summary.sprt)
-        out << stats::cutechess_elo_line(first_vs_second) << "\n"
-            << stats::cutechess_sprt_line(*summary.sprt) << "\n";
-    } else if (two && options.style == OutputStyle::Knightly && first_vs_second.games() > 0) {
+          << stats::fastchess_report(s.label, first_vs_second, report.pairs, s.sprt, s.penta, llr);
+    } else if (two && knightly && first_vs_second.games() > 0) {
       out << "\n"
           << score_line(config.engines[0].name, config.engines[1].name, first_vs_second) << "\n"
           << stats::cutechess_elo_line(first_vs_second) << "\n";
@@ -91,8 +99,15 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
       out << "  " << f.engine << ": " << f.reason << " (" << f.games_lost
           << (f.games_lost == 1 ? " game" : " games") << " lost by forfeit)\n";
   }
-  if (summary.finished && !summary.decision.empty())
+  if (summary.finished && !summary.decision.empty()) {
     out << "\nDecision: " << summary.decision << "\n";
+    if (summary.report && summary.sprt && config.sprt.enabled)
+      if (auto d = decided_sprt(stats_sprt_config(config.sprt), summary.decision);
+          d && summary.games_stored > d->games)
+        out << summary.games_stored - d->games
+            << " games in progress at the decision were stored after it: they count in the "
+               "standings, not in the LLR\n";
+  }
   if (summary.games_superseded > 0)
     out << summary.games_superseded
         << " games ended after this worker's lease ran out: kept aside, not counted\n";

@@ -26,6 +26,14 @@ void Progress::on_schedule(std::size_t total, std::size_t stored) {
   start_ = std::chrono::steady_clock::now();
 }
 
+void Progress::on_stored(const std::vector<db::Standing>& standings) {
+  // The leader and its score count the tournament's games, not only this run's.
+  for (const auto& s : standings) {
+    points_[s.engine] += s.points();
+    games_[s.engine] += static_cast<int>(s.games);
+  }
+}
+
 void Progress::print(const std::string& line) {
   if (tty_ && line_shown_) out_ << "\r\033[K";
   out_ << line << "\n" << std::flush;

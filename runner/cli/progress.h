@@ -23,6 +23,7 @@ class Progress : public RunObserver {
   Progress(std::ostream& out, std::ostream& err, bool quiet, std::string first, std::string second);
 
   void on_schedule(std::size_t total, std::size_t stored) override;
+  void on_stored(const std::vector<db::Standing>& standings) override;
   void on_message(const std::string& line) override;
   void on_warning(const std::string& line) override;
   void on_error(const std::string& line) override;

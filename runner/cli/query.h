@@ -17,6 +17,10 @@ namespace knightly::runner {
 int run_query(const db::Store& store, const std::string& what, Args& args, std::ostream& out,
               std::ostream& err);
 
+// `knightly help query`: every kind and every option and filter with its values, from the one
+// table of options the parser reads (cmd_query.cpp).
+std::string query_help();
+
 // What a stored tournament says about a two-engine match: its SPRT bounds as the store holds
 // them (Store::sprt_settings: `knightly sprt`, `play -sprt` and a TOML [sprt] store them when
 // they create the tournament; nullopt for none) and its first engine, whose side the figures

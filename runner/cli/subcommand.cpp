@@ -4,6 +4,7 @@
 #include <exception>
 #include <iostream>
 
+#include "runner/cli/query.h"
 #include "runner/run/run_options.h"
 
 #ifndef KNIGHTLY_VERSION
@@ -27,12 +28,16 @@ constexpr std::array<Subcommand, 9> kSubcommands{{
     {"stop", cmd_stop, "NAME [--db PATH]   every worker of NAME finishes its game and exits"},
     {"query", cmd_query,
      "tournaments|standings|games|h2h|engines|ratings|terminations|sprt|workers\n"
-     "    [--db PATH] [--format table|csv|json] [filters]"},
+     "    [--db PATH] [--format table|csv|json] [filters]   (knightly help query: every filter)",
+     query_help},
     {"import", cmd_import, "FILE.pgn [--tournament NAME] [--db PATH]"},
     {"export", cmd_export, "[--db PATH] [--tournament NAME]"},
     {"report", cmd_report,
-     "-o FILE.html [--db PATH] [--tournament NAME ...] [--games N] [--title T]"},
-    {"serve", cmd_serve, "[--db PATH] [--bind 127.0.0.1:8080] [--tournament NAME ...] [--title T]"},
+     "-o FILE.html [--db PATH] [--tournament NAME ...] [--games N] [--title T]\n"
+     "    [--move-games N]   (move statistics over the newest N games; 0 = all; default 2000)"},
+    {"serve", cmd_serve,
+     "[--db PATH] [--bind 127.0.0.1:8080] [--tournament NAME ...] [--title T]\n"
+     "    [--threads N]   (threads answering requests; default 2)"},
 }};
 
 bool is_help(std::string_view word) {
@@ -52,6 +57,7 @@ const Subcommand* find_subcommand(std::string_view name) {
 }
 
 std::string usage_of(const Subcommand& command) {
+  if (command.help) return command.help();
   return "usage: knightly " + std::string(command.name) + " " + std::string(command.usage) + "\n";
 }
 

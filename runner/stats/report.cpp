@@ -64,6 +64,10 @@ std::string elo_interval_text(const EloEstimate& e, int decimals) {
   return "+/- " + fixed(e.elo95, decimals);
 }
 
+std::string elo_text(const EloEstimate& e, int decimals) {
+  return elo_value_text(e, decimals) + " " + elo_interval_text(e, decimals);
+}
+
 double draw_ratio_pairs(const Pentanomial& p) {
   return ratio(p.wl + p.dd, p.pairs());
 }
@@ -85,7 +89,7 @@ std::string fastchess_sprt_line(const SprtConfig& config, double llr) {
 
 std::string fastchess_report(const MatchLabel& label, const Trinomial& games,
                              const Pentanomial& pairs, const std::optional<SprtConfig>& sprt,
-                             bool penta) {
+                             bool penta, std::optional<double> llr_shown) {
   const EloEstimate e = penta ? get_elo(pairs) : get_elo(games);
   const std::string threads = label.threads.empty() ? "NULL" : label.threads;
   const std::string hash = label.hash.empty() ? "NULL" : label.hash;
@@ -97,7 +101,7 @@ std::string fastchess_report(const MatchLabel& label, const Trinomial& games,
   // nElo divides by the spread of the results, none at a 100% score: unbounded too.
   const std::string nelo =
       e.unbounded ? elo_value_text(e, 2) : fixed(e.nelo, 2) + " +/- " + fixed(e.nelo95, 2);
-  out += "Elo: " + elo_value_text(e, 2) + " " + elo_interval_text(e, 2) + ", nElo: " + nelo + "\n";
+  out += "Elo: " + elo_text(e, 2) + ", nElo: " + nelo + "\n";
   const double draws = penta ? draw_ratio_pairs(pairs) : ratio(games.draws, n);
   out += "LOS: " + fixed(e.los * 100.0, 2) + " %, DrawRatio: " + fixed(draws * 100.0, 2) + " %";
   if (penta) out += ", PairsRatio: " + fixed(pairs_ratio(pairs), 2);
@@ -116,7 +120,9 @@ std::string fastchess_report(const MatchLabel& label, const Trinomial& games,
   }
   if (sprt) {
     double value = 0;
-    if (penta) {
+    if (llr_shown) {
+      value = *llr_shown;
+    } else if (penta) {
       const auto c = pairs.as_array();
       value = llr(sprt->model, sprt->elo0, sprt->elo1, std::span<const double>(c));
     } else {
@@ -137,8 +143,8 @@ std::string cutechess_elo_line(const Trinomial& games) {
                    : 50.0;
   const auto n = games.games();
   const double draws = n > 0 ? static_cast<double>(games.draws) / static_cast<double>(n) : 0.0;
-  return "Elo difference: " + elo_value_text(e, 1) + " " + elo_interval_text(e, 1) +
-         ", LOS: " + fixed(los, 1) + " %, DrawRatio: " + fixed(draws * 100.0, 1) + " %";
+  return "Elo difference: " + elo_text(e, 1) + ", LOS: " + fixed(los, 1) +
+         " %, DrawRatio: " + fixed(draws * 100.0, 1) + " %";
 }
 
 std::string cutechess_sprt_line(const SprtStatus& s) {

@@ -27,6 +27,8 @@ struct MatchLabel {
 // 95%)", instead of fishtest's clamped 1199.8 with a narrow interval.
 std::string elo_value_text(const EloEstimate& e, int decimals);     // "-9.2", "+inf"
 std::string elo_interval_text(const EloEstimate& e, int decimals);  // "+/- 20.9", "(100% ...)"
+// Both, as every output shows an estimate: "-9.2 +/- 20.9", "+inf (100% score, >= 311.1 at 95%)".
+std::string elo_text(const EloEstimate& e, int decimals);
 
 // fastchess's ratios, from the first engine's side. 0/0 is NaN, which the text forms print as
 // "n/a" (never "nan"); x/0 is infinity ("inf").
@@ -42,10 +44,11 @@ double wl_dd_ratio(const Pentanomial& p);       // WL / DD
 //   Ptnml(0-2): [..], WL/DD Ratio: ..
 //   LLR: .. (..%) (lower, upper) [elo0, elo1]        <- only when sprt is given
 // Figures are fishtest's get_elo on the pentanomial counts. With penta = false it is
-// fastchess's WDL form: trinomial figures, draw ratio over games, no pair figures.
+// fastchess's WDL form: trinomial figures, draw ratio over games, no pair figures. `llr`: the
+// LLR to print (a decided test's, at its decision) instead of the one of these counts.
 std::string fastchess_report(const MatchLabel& label, const Trinomial& games,
                              const Pentanomial& pairs, const std::optional<SprtConfig>& sprt,
-                             bool penta = true);
+                             bool penta = true, std::optional<double> llr = std::nullopt);
 
 // "LLR: 2.91 (100.7%) (-2.25, 2.89) [-3.00, 1.00]" (no newline).
 std::string fastchess_sprt_line(const SprtConfig& config, double llr);
