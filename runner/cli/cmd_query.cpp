@@ -331,7 +331,7 @@ std::expected<QueryOptions, std::string> parse_query_options(Args& args, std::st
     for (const auto& f : query_flags())
       if (f.flag == a) flag = &f;
     if (!flag)
-      return std::unexpected("unknown option '" + printable(a) + "';" + suggestion_text(a, known) +
+      return std::unexpected("unknown option '" + printable(a) + "'" + suggestion_text(a, known) +
                              " (knightly query " + std::string(kind) + " --help lists them)");
     if (!applies(*flag, kind))
       return std::unexpected(a + " does not apply to query " + std::string(kind) + " (it is for " +
@@ -749,8 +749,14 @@ constexpr int kNoMatch = 1;
 std::optional<std::string> unmatched_filter(const db::Store& store, const QueryOptions& q) {
   const auto miss = [&](const std::string& flag, const std::string& value, const std::string& what,
                         const std::vector<std::string>& names) {
+    // A typo gets the closest name; a part of a name ("mate") the names that hold it.
+    std::string hint;
+    if (!closest_name(value, names) && !value.empty())
+      for (const auto& n : names)
+        if (n.find(value) != std::string::npos)
+          hint += (hint.empty() ? "" : ", ") + ("'" + n + "'");
     return flag + " '" + printable(value) + "': no " + what + " of that name in " + store.path() +
-           ";" + suggestion_text(value, names);
+           (hint.empty() ? suggestion_text(value, names) : "; did you mean " + hint + "?");
   };
   if (!q.filter.tournaments.empty()) {
     std::vector<std::string> names;
@@ -843,7 +849,7 @@ int cmd_query(Args& args) {
   if (!known_kind(what)) {
     std::vector<std::string> kinds;
     for (const auto& k : kKinds) kinds.emplace_back(k.name);
-    std::cerr << "knightly: query: unknown kind '" << printable(what) << "';"
+    std::cerr << "knightly: query: unknown kind '" << printable(what) << "'"
               << suggestion_text(what, kinds) << "\n";
     return ExitError;
   }
