@@ -517,7 +517,8 @@ int query_ratings(const db::Store& store, QueryOptions q) {
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = int(i);
   std::sort(order.begin(), order.end(), [&](int a, int b) {
     const auto &x = ratings->engines[a], &y = ratings->engines[b];
-    return x.group != y.group ? x.group < y.group : x.rating > y.rating;
+    if (x.group != y.group) return x.group < y.group;
+    return x.rating != y.rating ? x.rating > y.rating : names[a] < names[b];
   });
   const bool grouped = ratings->groups > 1;
   if (grouped) {
