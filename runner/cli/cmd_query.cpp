@@ -663,17 +663,20 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
     for (const auto& g : p.games) tally.add(p.round, p.pair, g);
   const stats::Trinomial& games = tally.games();
   const stats::Pentanomial& pairs = tally.pairs();
-  auto status = stats::sprt_status(sprt, pairs);
+  // From the pairs when the games come in pairs (fishtest), else from the games, as the run
+  // decided and as the report's Match section shows them.
+  const bool penta = pairs.pairs() > 0;
+  auto status = penta ? stats::sprt_status(sprt, pairs) : stats::sprt_status(sprt, games);
   // A decided test shows the LLR it was decided on (games stored after it do not move it).
   const std::string decision = store.control(t->id).decision;
   const auto decided = decided_sprt(sprt, decision);
   if (decided) status = decided->status;
-  auto elo = stats::get_elo(pairs);
+  auto elo = penta ? stats::get_elo(pairs) : stats::get_elo(games);
   if (q.format == OutputFormat::Table) {
     stats::MatchLabel label = stored_label(*t);
     label.first = first;
     label.second = second;
-    *q.out << stats::fastchess_report(label, games, pairs, sprt, true, status.llr);
+    *q.out << stats::fastchess_report(label, games, pairs, sprt, penta, status.llr);
     if (!decision.empty()) *q.out << "Decision: " << decision << "\n";
     return ExitOk;
   }

@@ -100,7 +100,7 @@ int run_and_report(const Config& config, const RunOptions& options) {
   Run run(config, options, progress);
   install_interrupt_handlers(run.stop_token());
   RunSummary summary = run.execute();
-  print_final_report(std::cout, std::cerr, config, options, summary);
+  print_final_report(std::cout, std::cerr, config, options, summary, progress.intervals_shown());
   if (options.perf_stats) print_perf_stats(std::cout, summary);
   uninstall_interrupt_handlers();
   return summary.exit_code;

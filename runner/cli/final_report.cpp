@@ -48,7 +48,8 @@ std::string standings_table(const std::vector<db::Standing>& standings) {
 }
 
 void print_final_report(std::ostream& out, std::ostream& err, const Config& config,
-                        const RunOptions& options, const RunSummary& summary) {
+                        const RunOptions& options, const RunSummary& summary,
+                        const IntervalsShown& shown) {
   if (summary.report) {
     const RunReport& report = *summary.report;
     const bool two = config.engines.size() == 2;
@@ -64,9 +65,17 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
     const std::optional<double> llr =
         decided ? std::optional<double>(decided->status.llr) : std::nullopt;
     if (options.style == OutputStyle::Cutechess && two) {
-      out << score_line(config.engines[0].name, config.engines[1].name, first_vs_second) << "\n";
-      out << stats::cutechess_elo_line(first_vs_second) << "\n";
-      if (sprt) out << stats::cutechess_sprt_line(*sprt) << "\n";
+      // cutechess-cli ends a match with its results (the Elo line, and the SPRT line of a test)
+      // unless it printed them after the last game, at a -ratinginterval; the score line comes
+      // with every game. The same here, but the LLR is the decision's: when games in progress
+      // were stored after it, the last interval showed the LLR of all of them.
+      const long long n = first_vs_second.games();
+      if (shown.score_at != n)
+        out << score_line(config.engines[0].name, config.engines[1].name, first_vs_second) << "\n";
+      if (shown.rating_at != n || (decided && decided->games != n)) {
+        out << stats::cutechess_elo_line(first_vs_second) << "\n";
+        if (sprt) out << stats::cutechess_sprt_line(*sprt) << "\n";
+      }
     }
 
     out << "\nStandings of '" << summary.tournament.name << "' (" << summary.games_stored << " of "
@@ -74,7 +83,8 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
     out << standings_table(report.standings);
 
     // One final block for two engines: fastchess's (fishtest reads it) in its own style and in
-    // Knightly's with an SPRT; cutechess's lines above in its style; else the score and Elo.
+    // Knightly's with an SPRT; cutechess's lines above in its style; else the score and the Elo
+    // as the report and `knightly query sprt` show it (from pairs when there are pairs).
     const bool fastchess = options.style == OutputStyle::Fastchess;
     const bool knightly = options.style == OutputStyle::Knightly;
     if (two && ((knightly && config.sprt.enabled && summary.sprt) ||
@@ -84,7 +94,7 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
     } else if (two && knightly && first_vs_second.games() > 0) {
       out << "\n"
           << score_line(config.engines[0].name, config.engines[1].name, first_vs_second) << "\n"
-          << stats::cutechess_elo_line(first_vs_second) << "\n";
+          << stats::match_elo_line(first_vs_second, report.pairs, s.penta) << "\n";
     }
 
     if (!report.terminations.empty()) {

@@ -30,11 +30,15 @@ std::string format(const char* fmt, ...) {
   return out;
 }
 
-// "%.2f", but a ratio with nothing to divide (0/0) prints "n/a": no NaN in any output.
+// "%.2f", but a ratio with nothing to divide (0/0) prints "n/a": no NaN in any output. A value
+// that rounds to zero prints without a sign (an even score's Elo is -0.0 in floating point), as
+// the report's JSON numbers do.
 std::string fixed(double v, int decimals) {
   if (std::isnan(v)) return "n/a";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return format("%.*f", decimals, v);
+  std::string s = format("%.*f", decimals, v);
+  if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
+  return s;
 }
 
 double ratio(std::int64_t num, std::int64_t den) {
@@ -145,6 +149,15 @@ std::string cutechess_elo_line(const Trinomial& games) {
   const double draws = n > 0 ? static_cast<double>(games.draws) / static_cast<double>(n) : 0.0;
   return "Elo difference: " + elo_text(e, 1) + ", LOS: " + fixed(los, 1) +
          " %, DrawRatio: " + fixed(draws * 100.0, 1) + " %";
+}
+
+std::string match_elo_line(const Trinomial& games, const Pentanomial& pairs, bool penta) {
+  if (!penta || pairs.pairs() == 0) return cutechess_elo_line(games);
+  const EloEstimate e = get_elo(pairs);
+  const auto n = pairs.pairs();
+  return "Elo difference: " + elo_text(e, 1) + ", LOS: " + fixed(e.los * 100.0, 1) +
+         " %, DrawRatio: " + fixed(draw_ratio_pairs(pairs) * 100.0, 1) + " % (from " +
+         std::to_string(n) + (n == 1 ? " game pair)" : " game pairs)");
 }
 
 std::string cutechess_sprt_line(const SprtStatus& s) {

@@ -58,6 +58,13 @@ std::string fastchess_sprt_line(const SprtConfig& config, double llr);
 // wins and losses only, draw ratio over games.
 std::string cutechess_elo_line(const Trinomial& games);
 
+// Knightly's own two-engine line: the estimate every other view of the match shows (the
+// report's Match section, `knightly query sprt`, fastchess's block): fishtest's get_elo on the
+// pairs when the games come in pairs (`penta` and at least one complete pair), LOS and draw
+// ratio over pairs as in fastchess's block; else cutechess_elo_line's, from the games.
+// "Elo difference: 58.3 +/- 98.7, LOS: 88.8 %, DrawRatio: 66.7 % (from 3 game pairs)"
+std::string match_elo_line(const Trinomial& games, const Pentanomial& pairs, bool penta);
+
 // cutechess-cli: "SPRT: llr 2.91 (100.7%), lbound -2.94, ubound 2.94 - H1 was accepted"
 // (%.3g numbers, percentage of the upper bound; no suffix while undecided).
 std::string cutechess_sprt_line(const SprtStatus& status);

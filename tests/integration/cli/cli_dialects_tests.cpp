@@ -121,9 +121,9 @@ TEST_CASE("a 100% score prints an unbounded Elo with its 95% bound, never a clam
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 3);
   CHECK(r.out.find("Score of good vs bad: 6 - 0 - 0") != std::string::npos);
-  // -rounds 3 -repeat: three complete pairs (the issue's line played unpaired games).
-  CHECK(r.out.find("Ptnml(0-2): [0, 0, 0, 0, 3]") != std::string::npos);
-  CHECK(r.out.find("Games: 6, Wins: 6, Losses: 0, Draws: 0") != std::string::npos);
+  // -rounds 3 -repeat: three complete pairs (the issue's line played unpaired games), as the
+  // decision says (cutechess's output has no pentanomial).
+  CHECK(r.out.find("after 6 games, pentanomial 0 0 0 0 3") != std::string::npos);
   CHECK(r.out.find("Elo difference: +inf (100% score, >= ") != std::string::npos);
   CHECK(r.out.find("1199") == std::string::npos);
   CHECK(r.out.find("nan") == std::string::npos);
@@ -144,6 +144,8 @@ TEST_CASE("a 100% score prints an unbounded Elo with its 95% bound, never a clam
                    SqliteProbe(dir.file("w.db")).value("SELECT name FROM tournaments")});
   INFO(sprt.out << sprt.err);
   CHECK(sprt.out.find("Elo: +inf (100% score") != std::string::npos);
+  CHECK(sprt.out.find("Ptnml(0-2): [0, 0, 0, 0, 3]") != std::string::npos);
+  CHECK(sprt.out.find("Games: 6, Wins: 6, Losses: 0, Draws: 0") != std::string::npos);
   CHECK(sprt.out.find("nan") == std::string::npos);
 }
 
@@ -342,10 +344,25 @@ TEST_CASE("play: an SPRT over single games (no -repeat) counts them, no pair is 
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 3);
   CHECK(r.out.find("Note: -rounds 6 without -games or -repeat") != std::string::npos);
-  // fastchess's block in its single-game form: no Ptnml, no PairsRatio, no NaN.
-  CHECK(r.out.find("Games: 6, Wins: 6, Losses: 0, Draws: 0") != std::string::npos);
   CHECK(r.out.find("Ptnml") == std::string::npos);
   CHECK(r.out.find("nan") == std::string::npos);
   CHECK(r.out.find("after 6 games, trinomial 0 0 6") != std::string::npos);
-  CHECK(r.out.find("SPRT: llr ") != std::string::npos);
+  CHECK(r.out.find("Elo difference: +inf (100% score, >= 28.4 at 95%)") != std::string::npos);
+  CHECK(r.out.find("SPRT: llr 0.0857 (2.9%)") != std::string::npos);
+
+  // `query sprt` shows the same test in fastchess's single-game form: its figures from the
+  // games, no Ptnml, no PairsRatio, no NaN (not a 0.00 Elo from the pairs there are none of).
+  auto q = run_process({knightly_binary(), "query", "sprt", "--db", dir.file("u.db")});
+  INFO(q.out << q.err);
+  REQUIRE(q.exit_code == 0);
+  CHECK(q.out.find("Games: 6, Wins: 6, Losses: 0, Draws: 0") != std::string::npos);
+  CHECK(q.out.find("Elo: +inf (100% score, >= 28.37 at 95%)") != std::string::npos);
+  CHECK(q.out.find("LLR: 0.09 (2.9%)") != std::string::npos);
+  CHECK(q.out.find("Ptnml") == std::string::npos);
+  CHECK(q.out.find("PairsRatio") == std::string::npos);
+  CHECK(q.out.find("nan") == std::string::npos);
+  auto json = run_process(
+      {knightly_binary(), "query", "sprt", "--db", dir.file("u.db"), "--format", "json"});
+  CHECK(json.out.find("\"elo\": null") != std::string::npos);
+  CHECK(json.out.find("\"llr\": 0.0857") != std::string::npos);
 }

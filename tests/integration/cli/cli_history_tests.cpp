@@ -98,7 +98,7 @@ TEST_CASE("import reads coordinate notation: Knightly's notation=uci PGN and pgn
   CHECK(r.err.find("Ke3") != std::string::npos);
 }
 
-TEST_CASE("engines are told apart by what defines their play; --merge-by-name joins them",
+TEST_CASE("engines are told apart by what defines their play, --merge-by-name joins them",
           "[cli][query][history]") {
   TempDir dir;
   const std::string db = dir.file("t.db");
@@ -182,7 +182,7 @@ TEST_CASE("queries explain themselves: help lists every filter, no match says so
   CHECK(games.err.find("--limit 2") != std::string::npos);
 }
 
-TEST_CASE("query workers shows each worker's state and tournament; a refused run adds none",
+TEST_CASE("query workers shows each worker's state and tournament, a refused run adds none",
           "[cli][query][history]") {
   TempDir dir;
   const std::string db = dir.file("w.db");
@@ -240,6 +240,84 @@ TEST_CASE("the progress line after a resume counts the whole tournament's games"
        it != std::sregex_iterator(); ++it)
     last = (*it)[1].str();
   CHECK(last == "16");
+}
+
+namespace {
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// A cutechess-style SPRT that H1 accepts after 20 games (10 pairs won twice): the second engine
+// plays an illegal move in every game, and one game at a time leaves no game after the decision.
+ProcessResult perfect_sprt(const TempDir& dir, const std::string& rating_interval) {
+  return kn({"play",
+             "-engine",
+             "cmd=" + mock_engine_binary(),
+             "name=good",
+             "arg=--seed",
+             "arg=1",
+             "-engine",
+             "cmd=" + mock_engine_binary(),
+             "name=bad",
+             "arg=--illegal-move",
+             "-each",
+             "depth=1",
+             "-rounds",
+             "50",
+             "-repeat",
+             "-ratinginterval",
+             rating_interval,
+             "-sprt",
+             "elo0=0",
+             "elo1=100",
+             "-db",
+             dir.file("s" + rating_interval + ".db")});
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a cutechess-style SPRT prints its SPRT line at every -ratinginterval and ends as "
+    "cutechess-cli does",
+    "[cli][sprt][history]") {
+  TempDir dir;
+  // -ratinginterval 4: the results after games 4, 8, 12, 16 and 20, where H1 is accepted;
+  // cutechess-cli prints nothing again at the end, as the last game was at the interval.
+  auto r = perfect_sprt(dir, "4");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(occurrences(r.out, "\nSPRT: llr ") == 5);
+  CHECK(occurrences(r.out, "\nElo difference: ") == 5);
+  for (const char* after : {"[1.000] 4\nElo difference: +inf (100% score, >= ",
+                            "[1.000] 8\nElo difference: ", "[1.000] 16\nElo difference: "})
+    CHECK(r.out.find(after) != std::string::npos);
+  CHECK(std::regex_search(r.out,
+                          std::regex(R"(\[1\.000\] 20\nElo difference: \+inf \(100% score, >= )"
+                                     R"([0-9.]+ at 95%\), LOS: 100\.0 %, DrawRatio: 0\.0 %\n)"
+                                     R"(SPRT: llr 3\.2 \(108\.6%\), lbound -2\.94, )"
+                                     R"(ubound 2\.94 - H1 was accepted\n\nStandings of )")));
+  CHECK(occurrences(r.out, "Score of good vs bad: 20 - 0 - 0") == 1);
+  // One final block: cutechess's lines, no fastchess block beside them.
+  CHECK(r.out.find("Results of ") == std::string::npos);
+  CHECK(r.out.find("Ptnml") == std::string::npos);
+  CHECK(r.out.find("\nDecision: sprt: H1 accepted (LLR 3.20 >= 2.94) after 20 games") !=
+        std::string::npos);
+  CHECK(r.out.ends_with("Finished match\n"));
+
+  // -ratinginterval 3: after games 3, 6, ..., 18, and once more at the end for game 20.
+  r = perfect_sprt(dir, "3");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(occurrences(r.out, "\nSPRT: llr ") == 7);
+  CHECK(occurrences(r.out, " - H1 was accepted") == 1);
+  CHECK(r.out.find("[1.000] 18\nElo difference: ") != std::string::npos);
+  CHECK(std::regex_search(r.out, std::regex(R"(\[1\.000\] 20\nElo difference: [^\n]*\n)"
+                                            R"(SPRT: llr 3\.2 [^\n]* - H1 was accepted\n\n)"
+                                            R"(Standings of )")));
+  CHECK(occurrences(r.out, "Score of good vs bad: 20 - 0 - 0") == 1);
 }
 
 TEST_CASE("the README's demo sample is what the demo prints", "[cli][demo][history]") {

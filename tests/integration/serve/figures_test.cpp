@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "http_client.h"
+#include "runner/report/json.h"
 #include "tests/support/process.h"
 
 using namespace knightly::test;
@@ -40,11 +41,12 @@ class Serve {
     kill(pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);
   }
-  std::string get(const std::string& target) const {
+  std::string get(const std::string& target, const std::string& status = "200") const {
     RawConnection c(port_);
     c.send("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     const std::string response = c.receive([](const std::string&) { return false; });
-    REQUIRE(status_line(response).find("200") != std::string::npos);
+    INFO(target << "\n" << response);
+    REQUIRE(status_line(response).find(" " + status + " ") != std::string::npos);
     return body_of(response);
   }
 
@@ -75,6 +77,12 @@ std::string find(const std::string& text, const std::string& re) {
   return std::regex_search(text, m, std::regex(re)) ? m[1].str() : std::string();
 }
 
+// A text as the JSON documents hold it (escaped for a page's <script>), with its quotes or not.
+std::string in_json(const std::string& text, bool quoted = true) {
+  const std::string s = knightly::runner::report::json_string(text);
+  return quoted ? s : s.substr(1, s.size() - 2);
+}
+
 std::string two_decimals(const std::string& number) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", std::stod(number));
@@ -97,24 +105,41 @@ TEST_CASE("figures: a 100% match is +inf with the same 95% bound in run, query, 
   auto run = run_process({knightly_binary(), "run", dir.file("p.toml"), "--db", db});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
-  // The run: "Elo difference: +inf (100% score, >= 237.7 at 95%)".
-  const std::string bound =
-      find(run.out, R"(Elo difference: \+inf \(100% score, >= ([0-9.]+) at 95%\))");
+  // The run: "Elo difference: +inf (100% score, >= 140.2 at 95%), ... (from 5 game pairs)".
+  const std::string bound = find(
+      run.out,
+      R"(Elo difference: \+inf \(100% score, >= ([0-9.]+) at 95%\), LOS: 100\.0 %, DrawRatio: )"
+      R"(0\.0 % \(from 5 game pairs\))");
   REQUIRE_FALSE(bound.empty());
   const std::string text = "+inf (100% score, >= " + bound + " at 95%)";
-
+  // Its standings (each engine against the field) as query standings shows them.
+  const std::string engine_bound = find(run.out, R"(\n +1 +good .* \+inf +>=([0-9.]+) )");
+  REQUIRE_FALSE(engine_bound.empty());
   auto standings = query(db, {"standings", "--format", "json"});
   REQUIRE(standings.exit_code == 0);
-  CHECK(standings.out.find("no finite Elo; >=" + bound + " at 95%") != std::string::npos);
+  CHECK(standings.out.find(in_json("100% score: no finite Elo; >=" + engine_bound + " at 95%",
+                                   false)) != std::string::npos);
+
+  // query sprt: the same estimate, in fastchess's two decimals.
+  auto sprt = query(db, {"sprt", "--tournament", "perfect"});
+  INFO(sprt.err);
+  REQUIRE(sprt.exit_code == 0);
+  const std::string sprt_bound =
+      find(sprt.out, R"(\nElo: \+inf \(100% score, >= ([0-9.]+) at 95%\))");
+  REQUIRE_FALSE(sprt_bound.empty());
+  CHECK(std::abs(std::stod(sprt_bound) - std::stod(bound)) <= 0.05);
 
   // The report's Match section and its chart: the same text, never the clamped 1199.8.
+  const std::string elo_text = "\"elo_text\":" + in_json(text);
   const std::string page = report_file(db, dir);
-  CHECK(page.find("\"elo_text\":\"" + text + "\"") != std::string::npos);
+  CHECK(page.find(elo_text) != std::string::npos);
   CHECK(page.find("1199.") == std::string::npos);
   const Serve serve(db, dir);
   const std::string doc = serve.get("/api/report");
-  CHECK(doc.find("\"elo_text\":\"" + text + "\"") != std::string::npos);
+  CHECK(doc.find(elo_text) != std::string::npos);
   CHECK(doc.find("1199.") == std::string::npos);
+  // The chart's last point: no Elo, its lower bound the one every output prints.
+  CHECK(doc.find("[10,null," + sprt_bound + ",null]],") != std::string::npos);
   CHECK(serve.get("/api/query/standings") == standings.out);
 }
 
