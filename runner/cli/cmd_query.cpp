@@ -307,6 +307,14 @@ std::string query_help() {
   return out;
 }
 
+std::vector<QueryParam> query_params() {
+  std::vector<QueryParam> out;
+  for (const auto& f : query_flags())
+    if (f.flag != "--db" && f.flag != "--format")
+      out.push_back({std::string(f.flag.substr(2)), !f.value.empty()});
+  return out;
+}
+
 namespace {
 
 std::string kind_help(std::string_view kind) {

@@ -225,3 +225,51 @@ TEST_CASE("figures: two groups that never met are rated per group in query, repo
   CHECK(serve.get("/api/query/ratings") == ratings.out);
   CHECK(serve.get("/api/report").find("\"ratings\":" + ratings.out) != std::string::npos);
 }
+
+TEST_CASE("figures: serve's /api/query takes --merge-by-name as the command does",
+          "[figures][serve][cli][query]") {
+  TempDir dir;
+  const std::string db = dir.file("m.db");
+  // The same name at two depths: two players, unless merged by name.
+  for (int depth : {1, 2}) {
+    const std::string name = "d" + std::to_string(depth);
+    write_file(
+        dir.file(name + ".toml"),
+        "[tournament]\nname = \"" + name +
+            "\"\nrounds = 1\nconcurrency = 2\nseed = 3\nmaxmoves = 30\n"
+            "[openings]\nrandom_plies = 2\n"
+            "[[engine]]\nname = \"ab\"\nbuiltin = true\noptions = { Search = \"alphabeta\" }\n"
+            "depth = " +
+            std::to_string(depth) +
+            "\n[[engine]]\nname = \"rnd\"\nbuiltin = true\noptions = { Search = \"random\" }\n"
+            "depth = 1\n");
+    auto r =
+        run_process({knightly_binary(), "run", dir.file(name + ".toml"), "--db", db, "--quiet"});
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+  }
+  const Serve serve(db, dir);
+  for (const char* what : {"standings", "h2h", "ratings"}) {
+    INFO(what);
+    auto apart = query(db, {what, "--format", "json"});
+    auto merged = query(db, {what, "--format", "json", "--merge-by-name"});
+    REQUIRE(apart.exit_code == 0);
+    REQUIRE(merged.exit_code == 0);
+    CHECK(apart.out.find("ab (depth 2)") != std::string::npos);
+    CHECK(merged.out.find("(depth") == std::string::npos);
+    const std::string path = std::string("/api/query/") + what;
+    CHECK(serve.get(path) == apart.out);
+    CHECK(serve.get(path + "?merge-by-name") == merged.out);
+    CHECK(serve.get(path + "?merge-by-name=1") == merged.out);
+    CHECK(serve.get(path + "?merge-by-name=true&tournament=d2&tournament=d1") ==
+          query(db, {what, "--format", "json", "--merge-by-name", "--tournament", "d2",
+                     "--tournament", "d1"})
+              .out);
+    CHECK(serve.get(path + "?merge-by-name=0") == apart.out);
+  }
+  CHECK(serve.get("/api/query/standings?merge-by-name=yes", "400").find("merge-by-name") !=
+        std::string::npos);
+  // A switch of the command that does not apply to the kind is refused as the command does.
+  CHECK(serve.get("/api/query/games?merge-by-name", "400").find("does not apply") !=
+        std::string::npos);
+}
