@@ -1,4 +1,5 @@
 // knightly query ...: reads the database (opened read-only, never written) and prints tables.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -108,15 +109,6 @@ std::vector<std::string> termination_names() {
        t <= static_cast<int>(Termination::FalseClaim); ++t)
     names.push_back(termination_name(static_cast<Termination>(t)));
   return names;
-}
-
-const std::string& termination_values() {
-  static const std::string text = [] {
-    std::string s;
-    for (const auto& n : termination_names()) s += (s.empty() ? "" : ", ") + n;
-    return s;
-  }();
-  return text;
 }
 
 constexpr std::string_view kGameKinds = "standings games h2h ratings terminations workers";
@@ -268,21 +260,52 @@ bool applies(const QueryFlag& f, std::string_view kind) {
   return false;
 }
 
+// `text` in lines of at most 100 columns, each indented by 30 (the first line's indent is
+// already written by the caller). A '\x01' is a space that does not break a line.
+std::string wrapped(std::string_view text) {
+  constexpr std::size_t kIndent = 30, kWidth = 100;
+  std::string out;
+  std::size_t column = kIndent;
+  while (!text.empty()) {
+    const auto sp = text.find(' ');
+    const std::string_view word = text.substr(0, sp);
+    text = sp == std::string_view::npos ? std::string_view() : text.substr(sp + 1);
+    if (column > kIndent && column + 1 + word.size() > kWidth) {
+      out += "\n" + std::string(kIndent, ' ');
+      column = kIndent;
+    } else if (column > kIndent) {
+      out += ' ';
+      ++column;
+    }
+    for (char c : word) out += c == '\x01' ? ' ' : c;
+    column += word.size();
+  }
+  return out + "\n";
+}
+
 std::string flag_lines(std::string_view kind) {
+  const std::string indent(30, ' ');
   std::string out;
   for (const auto& f : query_flags()) {
     if (!kind.empty() && !applies(f, kind)) continue;
     std::string head =
         "  " + std::string(f.flag) + (f.value.empty() ? "" : " " + std::string(f.value));
-    if (head.size() < 30)
-      head += std::string(30 - head.size(), ' ');
+    if (head.size() < indent.size())
+      head += std::string(indent.size() - head.size(), ' ');
     else
-      head += "\n" + std::string(30, ' ');
-    out += head + std::string(f.help) + "\n";
-    if (f.flag == "--termination")
-      out += std::string(30, ' ') + "one of: " + termination_values() + "\n";
-    if (kind.empty() && !f.kinds.empty())
-      out += std::string(30, ' ') + "(" + std::string(f.kinds) + ")\n";
+      head += "\n" + indent;
+    out += head + wrapped(f.help);
+    if (f.flag == "--termination") {
+      // One name is never cut ("time forfeit").
+      std::string names;
+      for (const auto& n : termination_names()) {
+        std::string unbroken = n;
+        std::replace(unbroken.begin(), unbroken.end(), ' ', '\x01');
+        names += (names.empty() ? "" : ", ") + unbroken;
+      }
+      out += indent + wrapped("one of: " + names);
+    }
+    if (kind.empty() && !f.kinds.empty()) out += indent + wrapped("(" + std::string(f.kinds) + ")");
   }
   return out;
 }
@@ -293,18 +316,15 @@ const char* kExitText =
 
 }  // namespace
 
-std::string query_help() {
-  std::string out =
-      "usage: knightly query KIND [--db PATH] [--format table|csv|json] [filters]\n"
-      "       knightly query KIND --help   (what KIND shows and the filters it takes)\n\nkinds:\n";
+std::string query_options() {
+  // The option lines (in parentheses: the kinds that take one), then the kinds.
+  std::string out = flag_lines("") + "\nkinds:\n";
   for (const auto& k : kKinds) {
     std::string name = "  " + std::string(k.name);
     name += std::string(16 - name.size(), ' ');
     out += name + std::string(k.help) + "\n";
   }
-  out += "\noptions and filters (in parentheses: the kinds that take one):\n" + flag_lines("") +
-         "\n" + kExitText;
-  return out;
+  return out + "\n" + kExitText;
 }
 
 std::vector<QueryParam> query_params() {
@@ -855,7 +875,7 @@ int cmd_query(Args& args) {
   }
   std::string what = args.take();
   if (what == "--help" || what == "-h" || what == "help") {
-    std::cout << query_help();
+    std::cout << usage_of(*find_subcommand("query"));
     return ExitOk;
   }
   if (!known_kind(what)) {

@@ -18,9 +18,9 @@ namespace knightly::runner {
 int run_query(const db::Store& store, const std::string& what, Args& args, std::ostream& out,
               std::ostream& err);
 
-// `knightly help query`: every kind and every option and filter with its values, from the one
-// table of options the parser reads (cmd_query.cpp).
-std::string query_help();
+// The options part of `knightly help query`: every option and filter with its values, from the
+// one table of options the parser reads (cmd_query.cpp), every kind and the exit codes.
+std::string query_options();
 
 // The options of that table as `knightly serve`'s /api/query takes them (`?engine=x` is
 // `--engine x`, `?merge-by-name` is `--merge-by-name`): the flag without its dashes and whether

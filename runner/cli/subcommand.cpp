@@ -28,8 +28,9 @@ constexpr std::array<Subcommand, 9> kSubcommands{{
     {"stop", cmd_stop, "NAME [--db PATH]   every worker of NAME finishes its game and exits"},
     {"query", cmd_query,
      "tournaments|standings|games|h2h|engines|ratings|terminations|sprt|workers\n"
-     "    [--db PATH] [--format table|csv|json] [filters]   (knightly help query: every filter)",
-     query_help},
+     "    [--db PATH] [--format table|csv|json] [filters]\n"
+     "    (knightly query KIND --help: what KIND shows and the filters it takes)",
+     query_options},
     {"import", cmd_import, "FILE.pgn [--tournament NAME] [--db PATH]"},
     {"export", cmd_export, "[--db PATH] [--tournament NAME]"},
     {"report", cmd_report,
@@ -57,8 +58,10 @@ const Subcommand* find_subcommand(std::string_view name) {
 }
 
 std::string usage_of(const Subcommand& command) {
-  if (command.help) return command.help();
-  return "usage: knightly " + std::string(command.name) + " " + std::string(command.usage) + "\n";
+  std::string text =
+      "usage: knightly " + std::string(command.name) + " " + std::string(command.usage) + "\n";
+  if (command.options) text += "\noptions:\n" + command.options();
+  return text;
 }
 
 std::string usage_text() {
