@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cmath>
 #include <regex>
 #include <thread>
 
@@ -283,41 +284,45 @@ TEST_CASE(
     "a cutechess-style SPRT prints its SPRT line at every -ratinginterval and ends as "
     "cutechess-cli does",
     "[cli][sprt][history]") {
-  TempDir dir;
-  // -ratinginterval 4: the results after games 4, 8, 12, 16 and 20, where H1 is accepted;
-  // cutechess-cli prints nothing again at the end, as the last game was at the interval.
-  auto r = perfect_sprt(dir, "4");
-  INFO(r.out << r.err);
-  REQUIRE(r.exit_code == 0);
-  CHECK(occurrences(r.out, "\nSPRT: llr ") == 5);
-  CHECK(occurrences(r.out, "\nElo difference: ") == 5);
-  for (const char* after : {"[1.000] 4\nElo difference: +inf (100% score, >= ",
-                            "[1.000] 8\nElo difference: ", "[1.000] 16\nElo difference: "})
-    CHECK(r.out.find(after) != std::string::npos);
-  CHECK(std::regex_search(r.out,
-                          std::regex(R"(\[1\.000\] 20\nElo difference: \+inf \(100% score, >= )"
-                                     R"([0-9.]+ at 95%\), LOS: 100\.0 %, DrawRatio: 0\.0 %\n)"
-                                     R"(SPRT: llr 3\.2 \(108\.6%\), lbound -2\.94, )"
-                                     R"(ubound 2\.94 - H1 was accepted\n\nStandings of )")));
-  CHECK(occurrences(r.out, "Score of good vs bad: 20 - 0 - 0") == 1);
-  // One final block: cutechess's lines, no fastchess block beside them.
-  CHECK(r.out.find("Results of ") == std::string::npos);
-  CHECK(r.out.find("Ptnml") == std::string::npos);
-  CHECK(r.out.find("\nDecision: sprt: H1 accepted (LLR 3.20 >= 2.94) after 20 games") !=
-        std::string::npos);
-  CHECK(r.out.ends_with("Finished match\n"));
-
-  // -ratinginterval 3: after games 3, 6, ..., 18, and once more at the end for game 20.
-  r = perfect_sprt(dir, "3");
-  INFO(r.out << r.err);
-  REQUIRE(r.exit_code == 0);
-  CHECK(occurrences(r.out, "\nSPRT: llr ") == 7);
-  CHECK(occurrences(r.out, " - H1 was accepted") == 1);
-  CHECK(r.out.find("[1.000] 18\nElo difference: ") != std::string::npos);
-  CHECK(std::regex_search(r.out, std::regex(R"(\[1\.000\] 20\nElo difference: [^\n]*\n)"
-                                            R"(SPRT: llr 3\.2 [^\n]* - H1 was accepted\n\n)"
-                                            R"(Standings of )")));
-  CHECK(occurrences(r.out, "Score of good vs bad: 20 - 0 - 0") == 1);
+  for (const int interval : {4, 3}) {
+    TempDir dir;
+    auto r = perfect_sprt(dir, std::to_string(interval));
+    INFO("-ratinginterval " << interval << "\n" << r.out << r.err);
+    CHECK(r.exit_code == 0);
+    // H1 is accepted after n games (the LLR's model decides which n; one game at a time, so no
+    // game is stored after the decision).
+    std::smatch decision;
+    REQUIRE(std::regex_search(
+        r.out, decision,
+        std::regex(R"(\nDecision: sprt: H1 accepted \(LLR ([0-9.]+) >= [0-9.]+\) after ([0-9]+) )"
+                   R"(games)")));
+    const int n = std::stoi(decision[2].str());
+    REQUIRE(n >= 2 * interval);
+    // The Elo and SPRT lines after every `interval` games, and once more at the end unless
+    // game n was at the interval (cutechess-cli's EngineMatch::onTournamentFinished).
+    const std::size_t lines = std::size_t(n / interval + (n % interval != 0 ? 1 : 0));
+    CHECK(occurrences(r.out, "\nSPRT: llr ") == lines);
+    CHECK(occurrences(r.out, "\nElo difference: ") == lines);
+    for (int at = interval; at < n; at += interval)
+      CHECK(r.out.find("[1.000] " + std::to_string(at) + "\nElo difference: +inf (100% score, ") !=
+            std::string::npos);
+    // The last: right after game n's score line, the decision's LLR, then the standings.
+    std::smatch last;
+    REQUIRE(std::regex_search(
+        r.out, last,
+        std::regex(R"(Score of good vs bad: )" + std::to_string(n) + " - 0 - 0  \\[1\\.000\\] " +
+                   std::to_string(n) +
+                   R"(\nElo difference: \+inf \(100% score, >= [0-9.]+ at 95%\), LOS: [0-9.]+ %, )"
+                   R"(DrawRatio: 0\.0 %\nSPRT: llr ([0-9.]+) \([0-9.]+%\), lbound -2\.94, )"
+                   R"(ubound 2\.94 - H1 was accepted\n\nStandings of )")));
+    CHECK(std::abs(std::stod(last[1].str()) - std::stod(decision[1].str())) < 0.01);
+    CHECK(occurrences(r.out, " - H1 was accepted") == 1);
+    CHECK(occurrences(r.out, "Score of good vs bad: " + std::to_string(n) + " - 0 - 0") == 1);
+    // One final block: cutechess's lines, no fastchess block beside them.
+    CHECK(r.out.find("Results of ") == std::string::npos);
+    CHECK(r.out.find("Ptnml") == std::string::npos);
+    CHECK(r.out.ends_with("Finished match\n"));
+  }
 }
 
 TEST_CASE("the README's demo sample is what the demo prints", "[cli][demo][history]") {
