@@ -14,7 +14,10 @@ struct MoveStats {
   std::string engine;
   int move_number = 0;
   std::int64_t moves = 0;
+  // Depth over the moves without a mate score only: an engine that has seen a mate reports
+  // its maximum depth (Stockfish: 245), which says nothing about how deep it searched.
   std::int64_t depth_sum = 0;
+  std::int64_t depth_moves = 0;
   std::int64_t nodes_sum = 0;
   std::int64_t time_ms_sum = 0;
   std::int64_t timed_moves = 0;  // moves with time_ms > 0

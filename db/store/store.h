@@ -163,11 +163,16 @@ class Store {
   void set_sprt_settings(std::int64_t tournament_id, const SprtSettings& sprt);
   std::optional<SprtSettings> sprt_settings(std::int64_t tournament_id) const;
   std::vector<WorkerSummary> workers(const GameFilter& filter) const;
+  // Every registered worker's state, by id (store_queries.cpp).
+  std::vector<WorkerState> worker_states() const;
 
   // --- queries (knightly query ...)
   std::vector<GameSummary> games(const GameFilter& filter) const;
   std::vector<PairCount> pair_counts(const GameFilter& filter) const;
-  std::vector<Standing> standings(const GameFilter& filter) const;  // by points, descending
+  // Per engine version, tournament and time control (runner/cli tells identities apart).
+  std::vector<VersionPairCount> version_pair_counts(const GameFilter& filter) const;
+  std::vector<Standing> standings(const GameFilter& filter) const;  // standings_from
+
   std::vector<HeadToHead> head_to_head(const GameFilter& filter) const;
   std::vector<TerminationCount> termination_counts(const GameFilter& filter,
                                                    bool by_reason = false) const;

@@ -47,12 +47,14 @@ std::vector<MoveStats> Store::move_stats(const GameFilter& filter,
                "SELECT CASE WHEN " + side +
                    " % 2 = 0 THEN g.white_id ELSE g.black_id END AS eid, " + side +
                    " / 2 + 1 AS mv, count(*), "
-                   "CAST(sum(m.depth) AS BIGINT), CAST(sum(m.nodes) AS BIGINT), "
+                   "CAST(sum(CASE WHEN m.mate IS NULL THEN m.depth ELSE 0 END) AS BIGINT), "
+                   "CAST(sum(m.nodes) AS BIGINT), "
                    "CAST(sum(m.time_ms) AS BIGINT), "
                    "CAST(sum(CASE WHEN m.time_ms > 0 THEN 1 ELSE 0 END) AS BIGINT), "
                    "CAST(sum(CASE WHEN m.time_ms > 0 THEN m.nodes ELSE 0 END) AS BIGINT), "
                    "CAST(sum(CASE WHEN m.time_ms > 0 THEN m.time_ms ELSE 0 END) AS BIGINT), "
-                   "count(m.clock_left_ms), CAST(COALESCE(sum(m.clock_left_ms), 0) AS BIGINT) "
+                   "count(m.clock_left_ms), CAST(COALESCE(sum(m.clock_left_ms), 0) AS BIGINT), "
+                   "CAST(sum(CASE WHEN m.mate IS NULL THEN 1 ELSE 0 END) AS BIGINT) "
                    "FROM games g JOIN moves m ON m.game_id = g.id" +
                    where + " GROUP BY eid, mv");
   st.bind_all(params);
@@ -73,6 +75,7 @@ std::vector<MoveStats> Store::move_stats(const GameFilter& filter,
     s.timed_ms += st.int64(8);
     s.clock_moves += st.int64(9);
     s.clock_left_sum += st.int64(10);
+    s.depth_moves += st.int64(11);
   }
   std::vector<MoveStats> out;
   out.reserve(merged.size());

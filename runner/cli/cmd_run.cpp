@@ -79,14 +79,13 @@ int run_and_report(const Config& config, const RunOptions& options) {
                     two ? config.engines[1].name : "");
   // cutechess's and fastchess's styles print their own lines every so many games.
   if (options.style != OutputStyle::Knightly)
-    progress.set_intervals(
-        interval_settings(config, options.sprt_label_tc,
-                          schedule_has_pairs(config.tournament) && config.output.report_penta,
-                          options.style == OutputStyle::Fastchess));
+    progress.set_intervals(interval_settings(
+        config, "", schedule_has_pairs(config.tournament) && config.output.report_penta,
+        options.style == OutputStyle::Fastchess));
   Run run(config, options, progress);
   install_interrupt_handlers(run.stop_token());
   RunSummary summary = run.execute();
-  print_final_report(std::cout, std::cerr, config, options, summary);
+  print_final_report(std::cout, std::cerr, config, options, summary, progress.intervals_shown());
   if (options.perf_stats) print_perf_stats(std::cout, summary);
   uninstall_interrupt_handlers();
   return summary.exit_code;
@@ -217,12 +216,9 @@ int cmd_sprt(Args& args) {
     auto t = parse_time_control(tc);
     if (!t) return usage_error("sprt: --tc: " + t.error());
     config.tournament.defaults.tc = *t;
-    options.sprt_label_tc = tc;
   }
   config.tournament.defaults.depth = depth;
   config.tournament.defaults.nodes = nodes;
-  if (depth) options.sprt_label_tc = "depth " + std::to_string(*depth);
-  if (nodes) options.sprt_label_tc = std::to_string(*nodes) + " nodes";
   if (tc.empty() && !depth && !nodes)
     return usage_error("sprt: give a limit: --tc TC, --depth N or --nodes N");
   config.tournament.rounds = (max_games + 1) / 2;

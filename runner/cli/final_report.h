@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "db/store/store_types.h"
+#include "runner/cli/interval_report.h"
 #include "runner/config/config.h"
 #include "runner/run/run_options.h"
 
@@ -15,8 +16,10 @@ namespace knightly::runner {
 // Elo +/- against the field).
 std::string standings_table(const std::vector<db::Standing>& standings);
 
+// `shown`: what the run's interval lines printed last (cutechess's style does not repeat them).
 void print_final_report(std::ostream& out, std::ostream& err, const Config& config,
-                        const RunOptions& options, const RunSummary& summary);
+                        const RunOptions& options, const RunSummary& summary,
+                        const IntervalsShown& shown = {});
 
 // --perf-stats: games/s, the runner's own CPU per ply and per game, peak RSS, and the latency
 // it adds per move.

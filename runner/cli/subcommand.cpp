@@ -4,6 +4,7 @@
 #include <exception>
 #include <iostream>
 
+#include "runner/cli/query.h"
 #include "runner/config/match_schema.h"
 #include "runner/run/run_options.h"
 
@@ -31,12 +32,17 @@ constexpr std::array<Subcommand, 9> kSubcommands{{
     {"stop", cmd_stop, "NAME [--db PATH]   every worker of NAME finishes its game and exits"},
     {"query", cmd_query,
      "tournaments|standings|games|h2h|engines|ratings|terminations|sprt|workers\n"
-     "    [--db PATH] [--format table|csv|json] [filters]"},
+     "    [--db PATH] [--format table|csv|json] [filters]\n"
+     "    (knightly query KIND --help: what KIND shows and the filters it takes)",
+     query_options},
     {"import", cmd_import, "FILE.pgn [--tournament NAME] [--db PATH]"},
     {"export", cmd_export, "[--db PATH] [--tournament NAME]"},
     {"report", cmd_report,
-     "-o FILE.html [--db PATH] [--tournament NAME ...] [--games N] [--title T]"},
-    {"serve", cmd_serve, "[--db PATH] [--bind 127.0.0.1:8080] [--tournament NAME ...] [--title T]"},
+     "-o FILE.html [--db PATH] [--tournament NAME ...] [--games N] [--title T]\n"
+     "    [--move-games N]   (move statistics over the newest N games; 0 = all; default 2000)"},
+    {"serve", cmd_serve,
+     "[--db PATH] [--bind 127.0.0.1:8080] [--tournament NAME ...] [--title T]\n"
+     "    [--threads N]   (threads answering requests; default 2)"},
 }};
 
 bool is_help(std::string_view word) {

@@ -211,15 +211,6 @@ bool Run::prepare() {
 
   schedule_.emplace(config_, t.seed, book_ ? book_->size() : 0);
   summary_.games_scheduled = int(schedule_->total());
-  const db::WorkerIdentity me = this_worker();
-  worker_id_ = store.register_worker(me);
-  const auto slots = pair_slots(*schedule_);
-  store.add_pairs(t.id, slots);
-  // A run killed on this machine left leases that would hold its pairs until they ran out:
-  // free them now, so that a resumed run plays the games in the order a single run would.
-  for (const auto& [id, holder] : store.lease_holders(t.id))
-    if (id != worker_id_ && worker_is_gone(holder, me)) store.expire_leases(id);
-
   db::GameFilter filter;
   filter.tournament_ids = {t.id};
   const std::int64_t stored = store.count_games(filter);
@@ -229,14 +220,24 @@ bool Run::prepare() {
     observer_.on_message(
         "Tournament '" + t.name + "' is already finished (" + std::to_string(stored) + " games" +
         (control.decision.empty() ? "" : ": " + control.decision) + "); nothing to play.");
-    return false;
+    return false;  // before registering: a run that plays nothing is no worker
   }
+  const db::WorkerIdentity me = this_worker();
+  worker_id_ = store.register_worker(me);
+  const auto slots = pair_slots(*schedule_);
+  store.add_pairs(t.id, slots);
+  // A run killed on this machine left leases that would hold its pairs until they ran out:
+  // free them now, so that a resumed run plays the games in the order a single run would.
+  for (const auto& [id, holder] : store.lease_holders(t.id))
+    if (id != worker_id_ && worker_is_gone(holder, me)) store.expire_leases(id);
+
   if (control.status == db::TournamentStatus::Aborted)
     store.set_tournament_status(t.id, db::TournamentStatus::Running);
   if (stored > 0 && std::size_t(stored) < schedule_->total())
     observer_.on_message("Resuming tournament '" + t.name + "': " + std::to_string(stored) +
                          " of " + std::to_string(schedule_->total()) + " games already played");
   observer_.on_schedule(schedule_->total(), std::size_t(stored));
+  if (stored > 0) observer_.on_stored(store.standings(filter));
 
   if (two_engines_) {
     tally_.emplace(config_.engines[0].name, t.id);

@@ -39,8 +39,7 @@ struct RunOptions {
   OutputStyle style = OutputStyle::Knightly;
   std::string log_dir;  // engine logs; "" = none
   DriverOptions driver;
-  std::string sprt_label_tc;  // "10+0.1", "depth 3"... for the fastchess block
-  bool perf_stats = false;    // print the runner's own CPU and latency per move at the end
+  bool perf_stats = false;  // print the runner's own CPU and latency per move at the end
   OnStop on_stop = OnStop::Finish;
   // How long a claimed pair stays this worker's without a heartbeat; a worker that dies is
   // replaced on its pair after this long. The heartbeat renews every lease / 4.

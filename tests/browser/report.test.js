@@ -178,6 +178,45 @@ t.main(async () => {
     t.log('screenshot ' + path.join(output, 'report-sprt.png'));
   }
 
+  // A game from a book position (Black to move at move 14): the viewer numbers its moves as
+  // the PGN does, and shows the whole FEN of every position, as pgn-extract computes it.
+  const bookDb = path.join(dir, 'book.db');
+  const bookFen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 14';
+  fs.writeFileSync(path.join(dir, 'book.pgn'), [
+    '[Event "book"]', '[Site "?"]', '[Date "2026.01.01"]', '[Round "1"]', '[White "w"]', '[Black "b"]',
+    '[Result "1/2-1/2"]', '[SetUp "1"]', '[FEN "' + bookFen + '"]', '',
+    '14... Nf6 15. Nc3 Bc5 16. Bc4 O-O 1/2-1/2', '', ''].join('\n'));
+  t.run([knightly, 'import', path.join(dir, 'book.pgn'), '--db', bookDb]);
+  const book = path.join(dir, 'book.html');
+  t.run([knightly, 'report', '--db', bookDb, '-o', book]);
+  {
+    const { page, seen } = await openReport(context, book);
+    const numbers = await page.evaluate(() => {
+      const ol = document.getElementById('movelist');
+      return { start: ol.start, items: ol.children.length, first: ol.children[0].textContent.trim() };
+    });
+    t.check(numbers.start === 14 && numbers.items === 3, 'book: the move list starts at move 14', numbers);
+    t.check(numbers.first.startsWith('\u2026 Nf6'), 'book: Black\'s first move stands alone at 14...', numbers);
+    const extracted = t.run([pgnExtract, '-Wepd', '-s', path.join(dir, 'book.pgn')]).trim().split('\n')
+      .filter((l) => l.length);
+    await page.click('#ply-start');
+    t.check((await page.textContent('#viewer-fen')).trim() === bookFen, 'book: the start FEN shows whole');
+    for (let i = 1; i <= 6; ++i) {
+      await page.click('#ply-next');
+      const shown = (await page.textContent('#viewer-fen')).trim();
+      // pgn-extract's EPD of the position before the move i+1 (its first line is the start).
+      const epd = extracted[i] ? extracted[i].split(' ').slice(0, 4).join(' ') : '';
+      t.check(shown.split(' ').length === 6 && (epd === '' || shown.startsWith(epd)),
+              'book: ply ' + i + ' shows a whole FEN (' + shown + ')', [shown, extracted[i]]);
+    }
+    // Count axes have whole-number ticks only.
+    const ticks = await page.evaluate(() => Object.values(Chart.instances).flatMap((c) =>
+      ['x', 'y'].filter((a) => c.scales[a] && c.scales[a].options.ticks.precision === 0)
+        .flatMap((a) => c.scales[a].ticks.map((k) => k.value))));
+    t.check(ticks.length > 0 && ticks.every((v) => Number.isInteger(v)), 'book: count axes have whole ticks', ticks);
+    t.check(seen.errors.length === 0, 'book: no script error', seen.errors);
+  }
+
   // Twelve engines: the ratings chart grows with its rows and labels every one of them.
   const ladderDb = makeLadder(dir);
   const ladder = path.join(dir, 'ladder.html');

@@ -138,7 +138,9 @@ TEST_CASE("a 100% score prints an unbounded Elo with its 95% bound, never a clam
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("Decision: sprt: undecided") != std::string::npos);
   CHECK(r.out.find("Score of good vs bad: 6 - 0 - 0") != std::string::npos);
-  CHECK(r.out.find("Games: 6, Wins: 6, Losses: 0, Draws: 0") != std::string::npos);
+  // -rounds 3 -repeat: three complete pairs; cutechess's SPRT is defined on single games, so
+  // the decision counts the six games (and cutechess's output has no fastchess block).
+  CHECK(r.out.find("after 6 games, trinomial 0 0 6") != std::string::npos);
   CHECK(r.out.find("Elo difference: +inf (100% score, >= ") != std::string::npos);
   CHECK(r.out.find("1199") == std::string::npos);
   CHECK(r.out.find("nan") == std::string::npos);
@@ -159,6 +161,8 @@ TEST_CASE("a 100% score prints an unbounded Elo with its 95% bound, never a clam
                    SqliteProbe(dir.file("w.db")).value("SELECT name FROM tournaments")});
   INFO(sprt.out << sprt.err);
   CHECK(sprt.out.find("Elo: +inf (100% score") != std::string::npos);
+  CHECK(sprt.out.find("Ptnml(0-2): [0, 0, 0, 0, 3]") != std::string::npos);
+  CHECK(sprt.out.find("Games: 6, Wins: 6, Losses: 0, Draws: 0") != std::string::npos);
   CHECK(sprt.out.find("nan") == std::string::npos);
 }
 
@@ -230,7 +234,7 @@ TEST_CASE("a fastchess command line: PGN options, EPD, shared log, CRC-32, inter
   // fastchess's output: its block every 2 games and at the end, no cutechess score lines.
   const std::string dashes(50, '-');
   std::size_t blocks = 0;
-  for (auto at = r.out.find(dashes + "\nResults of m1 vs m2 (1 plies, NULL, NULL):");
+  for (auto at = r.out.find(dashes + "\nResults of m1 vs m2 (depth 1, NULL, NULL):");
        at != std::string::npos; at = r.out.find(dashes + "\nResults of m1 vs m2", at + 1))
     ++blocks;
   CHECK(blocks == 3);
@@ -360,12 +364,36 @@ TEST_CASE("play: an SPRT over single games (no -repeat) counts them, no pair is 
   // A cutechess-cli line (arg=): six games, each its own opening, cutechess's SPRT on them;
   // undecided at the end, and play exits 0 as both tools do.
   REQUIRE(r.exit_code == 0);
-  // fastchess's block in its single-game form: no Ptnml, no PairsRatio, no NaN.
-  CHECK(r.out.find("Games: 6, Wins: 6, Losses: 0, Draws: 0") != std::string::npos);
   CHECK(r.out.find("Ptnml") == std::string::npos);
   CHECK(r.out.find("nan") == std::string::npos);
   CHECK(r.out.find("after 6 games, trinomial 0 0 6") != std::string::npos);
+  CHECK(r.out.find("Elo difference: +inf (100% score, >= 28.4 at 95%)") != std::string::npos);
   CHECK(r.out.find("SPRT: llr ") != std::string::npos);
+  // The LLR as the decision holds it (whichever model the line's SPRT is read in).
+  std::smatch decided;
+  REQUIRE(std::regex_search(
+      r.out, decided, std::regex(R"(Decision: sprt: undecided at max games \(LLR ([0-9.-]+),)")));
+  const std::string llr = decided[1].str();
+
+  // `query sprt` shows the same test in fastchess's single-game form: its figures from the
+  // games, no Ptnml, no PairsRatio, no NaN (not a 0.00 Elo from the pairs there are none of).
+  auto q = run_process({knightly_binary(), "query", "sprt", "--db", dir.file("u.db")});
+  INFO(q.out << q.err);
+  REQUIRE(q.exit_code == 0);
+  CHECK(q.out.find("Games: 6, Wins: 6, Losses: 0, Draws: 0") != std::string::npos);
+  CHECK(q.out.find("Elo: +inf (100% score, >= 28.37 at 95%)") != std::string::npos);
+  CHECK(q.out.find("\nLLR: " + llr + " (") != std::string::npos);
+  CHECK(q.out.find("Ptnml") == std::string::npos);
+  CHECK(q.out.find("PairsRatio") == std::string::npos);
+  CHECK(q.out.find("nan") == std::string::npos);
+  auto json = run_process(
+      {knightly_binary(), "query", "sprt", "--db", dir.file("u.db"), "--format", "json"});
+  CHECK(json.out.find("\"elo\": null") != std::string::npos);
+  std::smatch json_llr;
+  REQUIRE(std::regex_search(json.out, json_llr, std::regex(R"("llr": ([0-9.-]+))")));
+  char rounded[32];
+  std::snprintf(rounded, sizeof rounded, "%.2f", std::stod(json_llr[1].str()));
+  CHECK(rounded == llr);
 }
 
 TEST_CASE("play -srand 0: a fixed seed, so two identical runs play the same openings",
