@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <expected>
 #include <optional>
+#include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/chess/position.h"
@@ -45,6 +47,12 @@ struct GameSetup {
   // Syzygy tables for adjudication.tablebase (enabled), shared by every game of the run; null =
   // no tablebase adjudication. It must outlive the game.
   const TablebaseProber* tablebase = nullptr;
+  // -pgnout match_line=REGEX: each move keeps the engine's last `info string` line (as
+  // "info string <text>") that matches, as fastchess does; null = none. It must outlive the
+  // game.
+  const std::regex* match_line = nullptr;
+  // -check-mate-pvs: each move's PV is checked (pv_check.h) and a warning kept for the caller.
+  bool check_mate_pvs = false;
 };
 
 // Game-wide tags for the PGN that only the caller knows (wall-clock values come in as text).
@@ -88,6 +96,10 @@ class Game {
   // The run is being stopped: the game ends unfinished ("*", "No result").
   void interrupt();
 
+  // Warnings about the engines' PVs since the last call (fastchess's text, pv_check.h), for
+  // the caller to print; only with GameSetup::check_mate_pvs.
+  std::vector<std::string> take_warnings() { return std::exchange(warnings_, {}); }
+
   // The finished (or interrupted) game with its PGN.
   GameRecord record(const GameInfo& info) const;
   // The tags of this game's PGN that the record does not hold (for to_pgn with other options).
@@ -115,6 +127,7 @@ class Game {
   Result result_ = Result::None;
   Termination termination_ = Termination::None;
   std::string reason_;
+  std::vector<std::string> warnings_;
 };
 
 // "White" / "Black", as cutechess names a side in its result strings.

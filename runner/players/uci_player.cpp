@@ -80,6 +80,7 @@ struct UciPlayer::Impl {
 
   uci::InfoLine info;     // last valid info line with a score in this search
   uci::InfoLine scratch;  // parse target; swapped into `info` when valid
+  std::string info_text;  // `info`'s line as the engine wrote it
   bool have_info = false;
 
   std::string name_from_engine, author_from_engine;
@@ -108,6 +109,17 @@ struct UciPlayer::Impl {
       if (kind == want) return Wait::Line;
       if (kind == uci::LineKind::Unknown) note_garbage(line, "unknown command");
     }
+  }
+
+  // The last scored line into the reply: its figures, its PV as text, the line itself.
+  void take_info(MoveReply& reply) const {
+    reply.eval = info.eval;
+    for (const std::string& m : info.pv) {
+      if (!reply.eval.pv.empty()) reply.eval.pv += ' ';
+      reply.eval.pv += m;
+    }
+    reply.bound = info.bound != uci::InfoLine::Bound::Exact;
+    reply.info_line = info_text;
   }
 
   std::optional<std::string> start() {
@@ -240,6 +252,7 @@ struct UciPlayer::Impl {
         if (uci::info_has_score(line)) {
           if (auto r = uci::parse_info_into(line, scratch)) {
             std::swap(info, scratch);
+            info_text.assign(line);
             have_info = true;
           } else {
             note_garbage(line, r.error());
@@ -262,7 +275,7 @@ struct UciPlayer::Impl {
         } else {
           reply.detail = bm.error();  // empty bestmove: the match judges it illegal
         }
-        if (have_info) reply.eval = info.eval;
+        if (have_info) take_info(reply);
         return reply;
       } else if (kind == uci::LineKind::Unknown) {
         note_garbage(line, "unknown command");

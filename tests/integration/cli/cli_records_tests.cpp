@@ -1,0 +1,182 @@
+// What the engines said with each move, as `knightly play` stores and writes it: fastchess's
+// per-move PGN fields for a game rebuilt from the database after a resume, match_line, and
+// -check-mate-pvs; real engine processes (Debian's stockfish, the mock), real SQLite files,
+// every PGN checked by pgn-extract and read back.
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "engine/chess/pgn.h"
+#include "pgn_checks.h"
+#include "sqlite_probe.h"
+#include "tests/support/process.h"
+
+using namespace knightly::test;
+
+namespace {
+
+const std::string stockfish = "/usr/games/stockfish";
+
+// Waits until the database holds at least `games` games (or 120 s pass).
+void wait_for_games(const std::string& db, long long games) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < until) {
+    if (std::filesystem::exists(db)) {
+      try {
+        SqliteProbe probe(db);
+        if (probe.count("SELECT count(*) FROM games") >= games) return;
+      } catch (...) {
+        // not created yet
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  FAIL("no " << games << " games stored in " << db);
+}
+
+}  // namespace
+
+TEST_CASE("a resumed run: games rebuilt from the database write the live PGN fields, no more",
+          "[cli][resume][pgn]") {
+  INFO(stockfish << " is missing: scripts/setup --tests installs it");
+  REQUIRE(std::filesystem::exists(stockfish));
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  const std::string pgn = dir.file("r.pgn");
+  // Stockfish reports nps, hashfull, tbhits, seldepth and a PV; the mock only a score, a
+  // depth, nodes, time 0 and a PV, plus the line match_line picks (OpenBench's form).
+  const std::vector<std::string> cmd = {
+      knightly_binary(),
+      "play",
+      "-engine",
+      "cmd=" + stockfish,
+      "name=sf",
+      "option.Hash=8",
+      "-engine",
+      "cmd=" + mock_engine_binary(),
+      "name=mock",
+      "args=--seed 3 --delay 20 --info-string 'pgncomment hi {x}'",
+      "-each",
+      "depth=5",
+      "-rounds",
+      "4",
+      "-games",
+      "2",
+      "-repeat",
+      "-maxmoves",
+      "16",
+      "-pgnout",
+      "file=" + pgn,
+      "nodes=true",
+      "seldepth=true",
+      "nps=true",
+      "hashfull=true",
+      "tbhits=true",
+      "latency=true",
+      "pv=true",
+      "match_line=^info string pgncomment .*",
+      "-db",
+      db};
+  pid_t pid = spawn_background(cmd);
+  wait_for_games(db, 2);
+  ::kill(pid, SIGINT);  // the running game ends and is stored; the rest waits for the resume
+  CHECK(wait_child(pid) == 130);
+  const std::string live = read_file(pgn);
+  long long first_run = 0;
+  {
+    SqliteProbe probe(db);
+    first_run = probe.count("SELECT count(*) FROM games");
+  }
+  REQUIRE(first_run >= 2);
+  REQUIRE(first_run < 8);
+  REQUIRE(knightly::chess::read_pgn(live).games.size() == std::size_t(first_run));
+
+  auto resumed = run_process(cmd, 300);
+  INFO(resumed.out << resumed.err);
+  REQUIRE(resumed.exit_code == 0);
+  const std::string rebuilt = read_file(pgn);
+  // The games of the first run, now written from the database, are the text they were.
+  CHECK(rebuilt.substr(0, live.size()) == live);
+
+  check_with_pgn_extract(pgn, 8);
+  check_pgn_matches_db(pgn, db);
+  auto read = knightly::chess::read_pgn(rebuilt);
+  REQUIRE(read.games.size() == 8);
+  long long sf_moves = 0, mock_moves = 0;
+  for (const auto& game : read.games) {
+    const bool sf_white = game.tag("White") == "sf";
+    for (std::size_t i = 0; i < game.moves.size(); ++i) {
+      const std::string& c = game.moves[i].comment;
+      INFO(c);
+      if (c.starts_with("book")) continue;
+      const bool white_move = i % 2 == 0;
+      if (white_move == sf_white) {
+        ++sf_moves;
+        CHECK(c.find(", nps=") != std::string::npos);
+        CHECK(c.find(", hashfull=") != std::string::npos);
+        CHECK(c.find(", tbhits=") != std::string::npos);
+        CHECK(c.find(", sd=") != std::string::npos);
+        CHECK(c.find(", pv=\"") != std::string::npos);
+        CHECK(c.find("line=") == std::string::npos);
+      } else {
+        ++mock_moves;
+        // Never a made-up figure: what the mock did not report is not there.
+        CHECK(c.find("nps=") == std::string::npos);
+        CHECK(c.find("hashfull=") == std::string::npos);
+        CHECK(c.find("tbhits=") == std::string::npos);
+        CHECK(c.find("sd=") == std::string::npos);
+        CHECK(c.find(", latency=") != std::string::npos);  // it reported `time 0`
+        CHECK(c.find(", line=\"info string pgncomment hi (x)\"") != std::string::npos);
+      }
+    }
+  }
+  CHECK(sf_moves > 20);
+  CHECK(mock_moves > 20);
+  // What the database holds: NULL where the mock said nothing.
+  SqliteProbe probe(db);
+  CHECK(probe.count("SELECT count(*) FROM moves WHERE book = 0 AND nps IS NULL") == mock_moves);
+  CHECK(probe.count("SELECT count(*) FROM moves WHERE lines LIKE 'info string pgncomment%'") ==
+        mock_moves);
+}
+
+TEST_CASE("check-mate-pvs: a mate score whose PV does not mate is warned of in fastchess's words",
+          "[cli][pgn]") {
+  TempDir dir;
+  auto match = [&](const std::string& name, bool check) {
+    std::vector<std::string> cmd = {knightly_binary(),
+                                    "play",
+                                    "-engine",
+                                    "cmd=" + mock_engine_binary(),
+                                    "name=bad",
+                                    "args=--seed 1 --bad-mate-pv",
+                                    "-engine",
+                                    "cmd=" + mock_engine_binary(),
+                                    "name=good",
+                                    "args=--seed 2",
+                                    "-each",
+                                    "depth=1",
+                                    "-games",
+                                    "2",
+                                    "-maxmoves",
+                                    "6",
+                                    "-db",
+                                    dir.file(name + ".db")};
+    if (check) cmd.push_back("-check-mate-pvs");
+    return run_process(cmd, 120);
+  };
+  auto r = match("checked", true);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("Warning; Incomplete mating PV - from bad\nInfo; info depth 3 score mate 2 "
+                   "nodes 20 time 0 pv ") != std::string::npos);
+  CHECK(r.out.find("\nPosition; startpos\nMoves; ") != std::string::npos);
+  CHECK(r.out.find("from good") == std::string::npos);
+  // Without the flag nothing is checked.
+  auto quiet = match("unchecked", false);
+  INFO(quiet.out << quiet.err);
+  REQUIRE(quiet.exit_code == 0);
+  CHECK(quiet.out.find("Warning;") == std::string::npos);
+}
