@@ -70,8 +70,22 @@ std::expected<Game, std::string> Game::create(const GameSetup& setup) {
 }
 
 MoveRequest Game::next_command() const {
+  return command(pos_.side_to_move());
+}
+
+std::optional<MoveRequest> Game::ponder_command(const std::string& predicted,
+                                                std::vector<std::string>& moves) const {
+  if (finished() || !chess::parse_uci(pos_, predicted, legal_)) return std::nullopt;
+  moves = uci_moves_;
+  moves.push_back(predicted);
+  MoveRequest req = command(~pos_.side_to_move());
+  req.moves = moves;
+  req.position = nullptr;  // not the game's position
+  return req;
+}
+
+MoveRequest Game::command(Color side) const {
   MoveRequest req;
-  Color side = pos_.side_to_move();
   req.side = side;
   req.start_fen = setup_.start_fen;
   req.moves = uci_moves_;

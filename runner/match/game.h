@@ -86,6 +86,12 @@ class Game {
 
   // The command for the side to move. Only while !finished().
   MoveRequest next_command() const;
+  // Pondering: the command the side that just moved would get if the side to move played
+  // `predicted` (its engine's ponder move), with the clocks as they stand; `moves` is the
+  // caller's storage for the move list (the game's moves and `predicted`), viewed by the
+  // request. nullopt when `predicted` is not a legal move here or the game is over.
+  std::optional<MoveRequest> ponder_command(const std::string& predicted,
+                                            std::vector<std::string>& moves) const;
   // The answer of the side to move; advances the game or ends it.
   void on_reply(const MoveReply& reply);
   // A fault found outside a `go` (e.g. the engine died or did not answer isready between
@@ -107,6 +113,7 @@ class Game {
 
  private:
   explicit Game(const GameSetup& setup);
+  MoveRequest command(chess::Color side) const;  // next_command() for `side`
   void end(Result result, Termination termination, std::string reason);
   // Plays `m` (one of legal_) and records it with `rec`'s other fields; then the rules.
   void play(chess::Move m, MoveRecord rec);

@@ -6,7 +6,9 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
+#include <sstream>
 #include <thread>
 
 #include "engine/chess/pgn.h"
@@ -179,4 +181,97 @@ TEST_CASE("check-mate-pvs: a mate score whose PV does not mate is warned of in f
   INFO(quiet.out << quiet.err);
   REQUIRE(quiet.exit_code == 0);
   CHECK(quiet.out.find("Warning;") == std::string::npos);
+}
+
+TEST_CASE("ponder: Stockfish thinks on the opponent's time, each clock runs only on its own move",
+          "[cli][stockfish][ponder]") {
+  INFO(stockfish << " is missing: scripts/setup --tests installs it");
+  REQUIRE(std::filesystem::exists(stockfish));
+  TempDir dir;
+  const std::string db = dir.file("p.db");
+  // Two engines think at once here, on a machine other tests load too: an increment and a
+  // Move Overhead that keep the clocks off the last few milliseconds.
+  auto r = run_process({knightly_binary(),
+                        "play",
+                        "-engine",
+                        "cmd=" + stockfish,
+                        "name=pondering",
+                        "ponder",
+                        "-engine",
+                        "cmd=" + stockfish,
+                        "name=plain",
+                        "-each",
+                        "option.Hash=8",
+                        "option.Move Overhead=100",
+                        "tc=4+0.2",
+                        "-games",
+                        "2",
+                        "-maxmoves",
+                        "30",
+                        "-pgnout",
+                        "file=" + dir.file("p.pgn"),
+                        "timeleft=true",
+                        "-log",
+                        "file=" + dir.file("run.log"),
+                        "engine=true",
+                        "-db",
+                        db},
+                       300);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  SqliteProbe probe(db);
+  REQUIRE(probe.count("SELECT count(*) FROM games") == 2);
+  CHECK(probe.count("SELECT count(*) FROM games WHERE termination IN ('time forfeit', 'stall', "
+                    "'disconnect', 'illegal move')") == 0);
+
+  // The dialogue: only the pondering engine is told Ponder, `go ponder` and `ponderhit`;
+  // every `go ponder` ends in a `ponderhit` or a `stop`.
+  const std::string log = read_file(dir.file("run.log"));
+  std::size_t ponders = 0, hits = 0, stops = 0, plain_ponders = 0;
+  bool told = false;
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) {
+    const bool mine = line.rfind("pondering [", 0) == 0;
+    if (line.find("] > go ponder ") != std::string::npos) (mine ? ponders : plain_ponders)++;
+    if (!mine) continue;
+    if (line.ends_with("] > ponderhit")) ++hits;
+    if (line.ends_with("] > stop")) ++stops;
+    if (line.ends_with("] > setoption name Ponder value true")) told = true;
+  }
+  CHECK(told);
+  CHECK(plain_ponders == 0);
+  CHECK(ponders >= 10);
+  CHECK(hits >= 1);
+  CHECK(ponders == hits + stops);
+
+  // Each clock: the base, plus an increment per move, less the time charged for each of its
+  // own moves (the pondering engine's from ponderhit), never below zero; the PGN says so too.
+  for (const auto& game : probe.rows("SELECT id FROM games")) {
+    for (int side : {0, 1}) {
+      auto moves =
+          probe.rows("SELECT time_ms, clock_left_ms FROM moves WHERE game_id = " + game[0] +
+                     " AND ply % 2 = " + std::to_string(1 - side) + " AND book = 0 ORDER BY ply");
+      REQUIRE(moves.size() >= 5);
+      long long clock = 4000;
+      for (const auto& m : moves) {
+        clock = clock - std::stoll(m[0]) + 200;
+        CHECK(std::stoll(m[1]) == clock);
+        CHECK(clock > 0);
+      }
+    }
+  }
+  check_with_pgn_extract(dir.file("p.pgn"), 2);
+  check_pgn_matches_db(dir.file("p.pgn"), db);
+  const auto pgn = knightly::chess::read_pgn(read_file(dir.file("p.pgn")));
+  const auto left = probe.rows(
+      "SELECT clock_left_ms FROM moves m JOIN games g ON g.id = m.game_id ORDER BY "
+      "g.schedule_index, m.ply");
+  std::size_t at = 0;
+  for (const auto& game : pgn.games)
+    for (const auto& move : game.moves) {
+      REQUIRE(at < left.size());
+      char tl[32];
+      std::snprintf(tl, sizeof tl, "tl=%.3fs", std::stoll(left[at++][0]) / 1000.0);
+      CHECK(move.comment.find(tl) != std::string::npos);
+    }
 }
