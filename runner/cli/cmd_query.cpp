@@ -306,6 +306,22 @@ int query_terminations(const db::Store& store, const QueryOptions& q) {
   return print(t, q, "terminations");
 }
 
+// Per engine: the games it lost by each fault and its moves' latency (Store::engine_health),
+// the figures the end of a run prints.
+int query_health(const db::Store& store, const QueryOptions& q) {
+  Table t({"engine", "games", "time_losses", "crashes", "disconnects", "stalls", "illegal_moves",
+           "latency_moves", "latency_mean_ms", "latency_max_ms"});
+  for (const auto& h : store.engine_health(q.filter)) {
+    const bool known = h.latency_moves > 0;
+    t.add_row({cell(h.engine), cell((long long)h.games), cell((long long)h.time_losses),
+               cell((long long)(h.disconnects + h.stalls)), cell((long long)h.disconnects),
+               cell((long long)h.stalls), cell((long long)h.illegal_moves),
+               cell((long long)h.latency_moves), known ? cell(h.latency_mean_ms(), 1) : null_cell(),
+               known ? cell((long long)h.latency_max_ms) : null_cell()});
+  }
+  return print(t, q, "health");
+}
+
 // SPRT figures of a stored two-engine tournament; its stored config gives the bounds unless
 // flags override them.
 int query_sprt(const db::Store& store, const QueryOptions& q) {
@@ -419,6 +435,7 @@ int dispatch(const db::Store& store, const std::string& what, const QueryOptions
     if (what == "engines") return query_engines(store, q);
     if (what == "ratings") return query_ratings(store, q);
     if (what == "terminations") return query_terminations(store, q);
+    if (what == "health") return query_health(store, q);
     if (what == "sprt") return query_sprt(store, q);
     if (what == "workers") return query_workers(store, q);
   } catch (const db::StoreException& e) {
@@ -453,7 +470,7 @@ StoredMatch stored_match(const db::Store& store, const db::Tournament& t) {
 int cmd_query(Args& args) {
   if (args.empty()) {
     std::cerr << "knightly: query: which? tournaments, standings, games, h2h, engines, ratings, "
-                 "terminations, sprt, workers\n";
+                 "terminations, health, sprt, workers\n";
     return ExitError;
   }
   std::string what = args.take();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
+#include <sstream>
 
 #include "runner/cli/crc32.h"
 #include "runner/cli/interval_report.h"
@@ -46,6 +47,26 @@ std::string standings_table(const std::vector<db::Standing>& standings) {
   return table.render(OutputFormat::Table, "standings");
 }
 
+std::string engine_health_text(const std::vector<db::EngineHealth>& health) {
+  std::ostringstream out;
+  for (const db::EngineHealth& h : health) {
+    out << "Player: " << h.engine << "\n";
+    out << "  Timeouts: " << h.time_losses << "\n";
+    out << "  Crashed: " << h.disconnects + h.stalls << "\n";
+    out << "  Stalls: " << h.stalls << "\n";
+    out << "  Illegal moves: " << h.illegal_moves << "\n";
+    if (h.latency_moves > 0) {
+      char mean[32];
+      std::snprintf(mean, sizeof mean, "%.1f", h.latency_mean_ms());
+      out << "  Latency: mean " << mean << " ms, max " << h.latency_max_ms << " ms ("
+          << h.latency_moves << (h.latency_moves == 1 ? " move" : " moves") << ")\n";
+    } else {
+      out << "  Latency: unknown (no engine time reported)\n";
+    }
+  }
+  return out.str();
+}
+
 void print_final_report(std::ostream& out, std::ostream& err, const Config& config,
                         const RunOptions& options, const RunSummary& summary) {
   if (summary.report) {
@@ -84,6 +105,7 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
       for (const auto& t : report.terminations)
         out << "  " << (t.reason.empty() ? t.termination : t.reason) << ": " << t.count << "\n";
     }
+    if (!report.health.empty()) out << "\n" << engine_health_text(report.health);
   }
   if (!summary.engine_failures.empty()) {
     out << "\nEngines that could not be restarted:\n";

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "db/store/report_types.h"
 #include "db/store/store_types.h"
 #include "runner/config/config.h"
 #include "runner/run/run_options.h"
@@ -14,6 +15,11 @@ namespace knightly::runner {
 // Standings of the filtered games as a table (rank, engine, games, points, W/D/L, score %,
 // Elo +/- against the field).
 std::string standings_table(const std::vector<db::Standing>& standings);
+
+// Per engine, as fastchess ends a run ("Player: NAME", "  Timeouts: N", "  Crashed: N", a
+// crash being a disconnect or a stall as fastchess counts it), then Knightly's own lines:
+// stalls, illegal moves, and the mean and largest latency of its moves where known.
+std::string engine_health_text(const std::vector<db::EngineHealth>& health);
 
 void print_final_report(std::ostream& out, std::ostream& err, const Config& config,
                         const RunOptions& options, const RunSummary& summary);

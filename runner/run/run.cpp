@@ -744,6 +744,7 @@ void Run::report() {
       RunReport report;
       report.standings = store_->standings(filter);
       report.terminations = store_->termination_counts(filter, true);
+      report.health = store_->engine_health(filter);
       if (two_engines_) {
         TwoEngineTally tally(config_.engines[0].name);
         store_->for_each_pair_result(filter, [&](const db::PairResult& p) {

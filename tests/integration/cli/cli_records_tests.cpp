@@ -275,3 +275,88 @@ TEST_CASE("ponder: Stockfish thinks on the opponent's time, each clock runs only
       CHECK(move.comment.find(tl) != std::string::npos);
     }
 }
+
+TEST_CASE("engine health: time losses, crashes, illegal moves and latency, at the end and in query",
+          "[cli][faults]") {
+  TempDir dir;
+  const std::string db = dir.file("h.db");
+  const std::string mock = mock_engine_binary();
+  auto r = run_process({knightly_binary(),
+                        "play",
+                        "-engine",
+                        "cmd=" + mock,
+                        "name=crasher",
+                        "args=--seed 1 --crash-on-go 3",
+                        "-engine",
+                        "cmd=" + mock,
+                        "name=cheat",
+                        "args=--seed 2 --illegal-move",
+                        "-engine",
+                        "cmd=" + mock,
+                        "name=slow",
+                        "args=--seed 3 --delay 3000",
+                        "-engine",
+                        "cmd=" + mock,
+                        "name=steady",
+                        "args=--seed 4",
+                        "-each",
+                        "tc=2+0.01",
+                        "-games",
+                        "2",
+                        "-maxmoves",
+                        "15",
+                        "-recover",
+                        "-db",
+                        db},
+                       300);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  SqliteProbe probe(db);
+  REQUIRE(probe.count("SELECT count(*) FROM games") == 12);
+  // What each engine lost by, counted here from the games themselves.
+  auto lost = [&](const std::string& engine, const std::string& termination) {
+    return probe.count(
+        "SELECT count(*) FROM games g JOIN engines w ON w.id = g.white_id JOIN engines b ON "
+        "b.id = g.black_id WHERE g.termination = '" +
+        termination + "' AND ((g.result = '0-1' AND w.name = '" + engine +
+        "') OR (g.result = '1-0' AND b.name = '" + engine + "'))");
+  };
+  CHECK(lost("crasher", "disconnect") >= 2);
+  CHECK(lost("cheat", "illegal move") >= 4);
+  CHECK(lost("slow", "time forfeit") >= 1);
+  const std::string json =
+      run_process({knightly_binary(), "query", "health", "--db", db, "--format", "json"}).out;
+  INFO(json);
+  for (const std::string engine : {"crasher", "cheat", "slow", "steady"}) {
+    const long long timeouts = lost(engine, "time forfeit");
+    const long long crashes = lost(engine, "disconnect") + lost(engine, "stall");
+    const long long illegal = lost(engine, "illegal move");
+    // The latency of its moves: the measured time less the time the mock reported (0).
+    const std::string side =
+        "(CASE WHEN m.ply % 2 = 1 THEN g.white_id ELSE g.black_id END) = (SELECT id FROM "
+        "engines WHERE name = '" +
+        engine + "')";
+    const auto latency = probe.rows(
+        "SELECT count(m.latency_ms), sum(m.latency_ms), max(m.latency_ms) FROM moves m JOIN "
+        "games g ON g.id = m.game_id WHERE m.book = 0 AND " +
+        side);
+    const long long moves = std::stoll(latency[0][0]);
+    std::string block = "Player: " + engine + "\n  Timeouts: " + std::to_string(timeouts) +
+                        "\n  Crashed: " + std::to_string(crashes) +
+                        "\n  Stalls: " + std::to_string(lost(engine, "stall")) +
+                        "\n  Illegal moves: " + std::to_string(illegal) + "\n  Latency: ";
+    if (moves > 0) {
+      char mean[64];
+      std::snprintf(mean, sizeof mean, "mean %.1f ms, max %s ms (%lld move%s)",
+                    std::stod(latency[0][1]) / double(moves), latency[0][2].c_str(), moves,
+                    moves == 1 ? "" : "s");
+      block += mean;
+    } else {
+      block += "unknown";
+    }
+    CHECK(r.out.find(block) != std::string::npos);
+    CHECK(json.find("{\"engine\": \"" + engine +
+                    "\", \"games\": 6, \"time_losses\": " + std::to_string(timeouts) +
+                    ", \"crashes\": " + std::to_string(crashes)) != std::string::npos);
+  }
+}
