@@ -197,6 +197,11 @@
     });
   }
 
+  // ------------------------------------------------------------------ engine health
+  function drawHealth() {
+    fillTable($('health'), rowsOf(data.health, 'health'));
+  }
+
   // ------------------------------------------------------------------ two-engine match
   function drawMatch() {
     const m = data.match;
@@ -567,6 +572,7 @@
     drawRatings();
     drawH2h();
     drawTerminations();
+    drawHealth();
     drawMatch();
     drawMoves();
     fillFilterOptions();
