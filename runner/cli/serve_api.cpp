@@ -32,8 +32,9 @@ const std::set<std::string>& query_params() {
 }
 
 const std::set<std::string>& query_names() {
-  static const std::set<std::string> names{"tournaments", "standings", "games",        "h2h",
-                                           "engines",     "ratings",   "terminations", "sprt"};
+  static const std::set<std::string> names{"tournaments",  "standings", "games",
+                                           "h2h",          "engines",   "ratings",
+                                           "terminations", "health",    "sprt"};
   return names;
 }
 
