@@ -46,6 +46,12 @@ TEST_CASE("knightly play: fairymax over xboard against knightly-engine over UCI"
   CHECK(db.count("SELECT count(*) FROM moves m JOIN games g ON g.id = m.game_id JOIN engines e "
                  "ON e.id = CASE m.ply % 2 WHEN 0 THEN g.white_id ELSE g.black_id END "
                  "WHERE e.name = 'fairymax' AND m.depth > 0 AND m.nodes > 0") >= 10);
+  // ...its PV and its time (so the move's latency) too; nps, hashfull and tbhits, which
+  // thinking output does not carry, are stored as unknown, not 0.
+  CHECK(db.count("SELECT count(*) FROM moves m JOIN games g ON g.id = m.game_id JOIN engines e "
+                 "ON e.id = CASE m.ply % 2 WHEN 1 THEN g.white_id ELSE g.black_id END "
+                 "WHERE e.name = 'fairymax' AND m.pv <> '' AND m.latency_ms IS NOT NULL AND "
+                 "m.nps IS NULL AND m.hashfull IS NULL AND m.tbhits IS NULL") >= 10);
   CHECK(db.count("SELECT count(*) FROM engines WHERE name = 'fairymax' AND uci_name LIKE "
                  "'Fairy-Max%'") == 1);
   check_with_pgn_extract(dir.file("p.pgn"), 2);
