@@ -56,7 +56,7 @@ function makeFaults(dir) {
          '-engine', 'cmd=' + mock, 'name=cheat', 'args=--seed 2 --illegal-move',
          '-engine', 'cmd=' + mock, 'name=slow', 'args=--seed 3 --delay 3000',
          '-engine', 'cmd=' + mock, 'name=steady', 'args=--seed 4',
-         '-each', 'tc=2+0.01', '-games', '2', '-maxmoves', '15', '-recover', '-db', db]);
+         '-each', 'tc=2+0.01', '-rounds', '1', '-games', '2', '-maxmoves', '15', '-recover', '-db', db]);
   return db;
 }
 
