@@ -184,6 +184,9 @@ class Store {
   // Per engine name and move number: sums over the non-book moves of the filtered games, or of
   // the newest `newest_games` of them (0 = all), ordered by engine and move number.
   std::vector<MoveStats> move_stats(const GameFilter& filter, std::int64_t newest_games = 0) const;
+  // Per engine name (versions merged), in name order: the filtered games' faults it lost by
+  // and its moves' latency (report_types.h).
+  std::vector<EngineHealth> engine_health(const GameFilter& filter) const;
   // Streams the filtered games' results in the order they were stored (Elo over games, the
   // SPRT LLR path).
   void for_each_result(const GameFilter& filter,

@@ -103,10 +103,7 @@ void Store::for_each_game(const GameFilter& filter,
                    f.where + order_clause(filter) + limit_clause(filter, f),
                Rows::Many);
   st.bind_all(f.params);
-  if (with_moves && !impl_->select_moves)
-    impl_->select_moves.emplace(impl_->db,
-                                "SELECT uci, san, score_cp, mate, depth, seldepth, nodes, time_ms, "
-                                "clock_left_ms, book FROM moves WHERE game_id = ? ORDER BY ply");
+  if (with_moves && !impl_->select_moves) impl_->select_moves.emplace(impl_->db, kMoveSelect);
   StoredGame game;
   while (st.step()) {
     game.id = st.int64(0);
@@ -132,20 +129,7 @@ void Store::for_each_game(const GameFilter& filter,
       Statement& ms = *impl_->select_moves;
       ms.reset();
       ms.bind(1, game.id);
-      while (ms.step()) {
-        runner::MoveRecord m;
-        m.uci = ms.text(0);
-        m.san = ms.text(1);
-        if (!ms.is_null(2)) m.eval.score_cp = ms.int32(2);
-        if (!ms.is_null(3)) m.eval.mate = ms.int32(3);
-        m.eval.depth = ms.int32(4);
-        m.eval.seldepth = ms.int32(5);
-        m.eval.nodes = std::bit_cast<std::uint64_t>(ms.int64(6));
-        m.time_ms = ms.int64(7);
-        m.clock_left_ms = ms.is_null(8) ? -1 : ms.int64(8);
-        m.book = ms.int64(9) != 0;
-        r.moves.push_back(std::move(m));
-      }
+      while (ms.step()) r.moves.push_back(read_move(ms));
     }
     callback(game);
   }

@@ -112,7 +112,7 @@ std::vector<std::string> termination_names() {
   return names;
 }
 
-constexpr std::string_view kGameKinds = "standings games h2h ratings terminations workers";
+constexpr std::string_view kGameKinds = "standings games h2h ratings terminations health workers";
 
 const std::vector<QueryFlag>& query_flags() {
   static const std::vector<QueryFlag> flags{
@@ -246,6 +246,7 @@ constexpr QueryKind kKinds[] = {
     {"engines", "every stored engine version: command or builtin options, binary hash, games"},
     {"ratings", "maximum-likelihood ratings with 95% error bars, per connected group (Ordo)"},
     {"terminations", "how the games ended, by termination and reason"},
+    {"health", "per engine: time losses, crashes, stalls, illegal moves and move latency"},
     {"sprt", "the SPRT figures of a two-engine tournament (the only SPRT unless --tournament)"},
     {"workers", "the processes that played: state, tournament, games and what went wrong"},
 };
@@ -594,6 +595,22 @@ int query_terminations(const db::Store& store, const QueryOptions& q) {
   return print(t, q, "terminations");
 }
 
+// Per engine: the games it lost by each fault and its moves' latency (Store::engine_health),
+// the figures the end of a run prints.
+int query_health(const db::Store& store, const QueryOptions& q) {
+  Table t({"engine", "games", "time_losses", "crashes", "disconnects", "stalls", "illegal_moves",
+           "latency_moves", "latency_mean_ms", "latency_max_ms"});
+  for (const auto& h : store.engine_health(q.filter)) {
+    const bool known = h.latency_moves > 0;
+    t.add_row({cell(h.engine), cell((long long)h.games), cell((long long)h.time_losses),
+               cell((long long)(h.disconnects + h.stalls)), cell((long long)h.disconnects),
+               cell((long long)h.stalls), cell((long long)h.illegal_moves),
+               cell((long long)h.latency_moves), known ? cell(h.latency_mean_ms(), 1) : null_cell(),
+               known ? cell((long long)h.latency_max_ms) : null_cell()});
+  }
+  return print(t, q, "health");
+}
+
 // What the fastchess block's first line names, from the stored settings: time control or limit,
 // the first engine's Threads and Hash, the book (fields it cannot tell stay empty).
 stats::MatchLabel stored_label(const db::Tournament& t) {
@@ -831,6 +848,7 @@ int dispatch(const db::Store& store, const std::string& what, const QueryOptions
     if (what == "engines") return query_engines(store, q);
     if (what == "ratings") return query_ratings(store, q);
     if (what == "terminations") return query_terminations(store, q);
+    if (what == "health") return query_health(store, q);
     if (what == "sprt") return query_sprt(store, q);
     if (what == "workers") return query_workers(store, q);
   } catch (const db::StoreException& e) {
@@ -871,7 +889,7 @@ StoredMatch stored_match(const db::Store& store, const db::Tournament& t) {
 int cmd_query(Args& args) {
   if (args.empty()) {
     std::cerr << "knightly: query: which? tournaments, standings, games, h2h, engines, ratings, "
-                 "terminations, sprt, workers (knightly help query says more)\n";
+                 "terminations, health, sprt, workers (knightly help query says more)\n";
     return ExitError;
   }
   std::string what = args.take();

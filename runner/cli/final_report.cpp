@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
+#include <sstream>
 
 #include "runner/cli/crc32.h"
 #include "runner/cli/interval_report.h"
@@ -45,6 +46,26 @@ std::string standings_table(const std::vector<db::Standing>& standings) {
     table.add_row(std::move(row));
   }
   return table.render(OutputFormat::Table, "standings");
+}
+
+std::string engine_health_text(const std::vector<db::EngineHealth>& health) {
+  std::ostringstream out;
+  for (const db::EngineHealth& h : health) {
+    out << "Player: " << h.engine << "\n";
+    out << "  Timeouts: " << h.time_losses << "\n";
+    out << "  Crashed: " << h.disconnects + h.stalls << "\n";
+    out << "  Stalls: " << h.stalls << "\n";
+    out << "  Illegal moves: " << h.illegal_moves << "\n";
+    if (h.latency_moves > 0) {
+      char mean[32];
+      std::snprintf(mean, sizeof mean, "%.1f", h.latency_mean_ms());
+      out << "  Latency: mean " << mean << " ms, max " << h.latency_max_ms << " ms ("
+          << h.latency_moves << (h.latency_moves == 1 ? " move" : " moves") << ")\n";
+    } else {
+      out << "  Latency: unknown (no engine time reported)\n";
+    }
+  }
+  return out.str();
 }
 
 void print_final_report(std::ostream& out, std::ostream& err, const Config& config,
@@ -101,6 +122,19 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
       out << "\nTerminations:\n";
       for (const auto& t : report.terminations)
         out << "  " << (t.reason.empty() ? t.termination : t.reason) << ": " << t.count << "\n";
+    }
+    if (!report.health.empty()) {
+      // Knightly's own style names a fault only when there was one (the latency of every move
+      // is in `knightly query health` and the report); the tools' styles end as fastchess does.
+      const bool faults =
+          std::any_of(report.health.begin(), report.health.end(), [](const auto& h) {
+            return h.time_losses + h.disconnects + h.stalls + h.illegal_moves > 0;
+          });
+      if (knightly && !faults)
+        out << "\nEngine health: no time losses, crashes, stalls or illegal moves (knightly query "
+               "health: latency)\n";
+      else
+        out << "\n" << engine_health_text(report.health);
     }
   }
   if (!summary.engine_failures.empty()) {

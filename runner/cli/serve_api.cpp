@@ -37,8 +37,9 @@ const std::map<std::string, bool>& api_query_params() {
 }
 
 const std::set<std::string>& query_names() {
-  static const std::set<std::string> names{"tournaments", "standings", "games",        "h2h",
-                                           "engines",     "ratings",   "terminations", "sprt"};
+  static const std::set<std::string> names{"tournaments",  "standings", "games",
+                                           "h2h",          "engines",   "ratings",
+                                           "terminations", "health",    "sprt"};
   return names;
 }
 

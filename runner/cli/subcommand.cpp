@@ -31,7 +31,7 @@ constexpr std::array<Subcommand, 9> kSubcommands{{
      [] { return schema_help(CommandSprt); }},
     {"stop", cmd_stop, "NAME [--db PATH]   every worker of NAME finishes its game and exits"},
     {"query", cmd_query,
-     "tournaments|standings|games|h2h|engines|ratings|terminations|sprt|workers\n"
+     "tournaments|standings|games|h2h|engines|ratings|terminations|health|sprt|workers\n"
      "    [--db PATH] [--format table|csv|json] [filters]\n"
      "    (knightly query KIND --help: what KIND shows and the filters it takes)",
      query_options},

@@ -136,6 +136,15 @@ bool Run::prepare() {
     if (!b) return fail(Failure::Setup, b.error().to_string()), false;
     book_ = std::move(*b);
   }
+  if (!config_.output.pgn_options.match_line.empty()) {
+    try {
+      match_line_.emplace(config_.output.pgn_options.match_line);
+    } catch (const std::regex_error& e) {
+      return fail(Failure::Setup, "-pgnout match_line=" + config_.output.pgn_options.match_line +
+                                      ": not a regular expression (" + e.what() + ")"),
+             false;
+    }
+  }
   if (config_.tournament.adjudication.tablebase.enabled) {
     auto tables = FathomProber::open(config_.tournament.adjudication.tablebase.path);
     if (!tables) return fail(Failure::Setup, tables.error()), false;
@@ -438,6 +447,8 @@ std::optional<GameRecord> Run::play_one(Players& players, int index, const db::C
   setup.adjudication = config_.tournament.adjudication;
   setup.chess960 = is_chess960(config_.tournament);
   setup.tablebase = tablebase_.get();
+  setup.match_line = match_line_ ? &*match_line_ : nullptr;
+  setup.check_mate_pvs = config_.tournament.check_mate_pvs;
   auto game = Game::create(setup);
   if (!game) {
     fail(Failure::Setup, "game " + std::to_string(sg.id.index + 1) + ": " + game.error());
@@ -517,6 +528,11 @@ std::optional<GameRecord> Run::play_one(Players& players, int index, const db::C
   driver.ready_timeout = std::chrono::milliseconds(config_.tournament.timeouts.ucinewgame_ms);
   play_game(*game, *players[std::size_t(sg.white)], *players[std::size_t(sg.black)], driver, &stop_,
             options_.perf_stats ? &game_stats : nullptr, on_move);
+  for (const std::string& w : game->take_warnings()) {
+    std::lock_guard lock(mutex_);
+    observer_.on_message(w);  // fastchess's own words ("Warning; ..."), as they are
+    log_.line(w);
+  }
   // restart=on: a new process for every game.
   for (int idx : {sg.white, sg.black})
     if (config_.engines[std::size_t(idx)].restart && players[std::size_t(idx)])
@@ -729,6 +745,7 @@ void Run::report() {
       RunReport report;
       report.standings = store_->standings(filter);
       report.terminations = store_->termination_counts(filter, true);
+      report.health = store_->engine_health(filter);
       if (two_engines_) {
         TwoEngineTally tally(config_.engines[0].name);
         store_->for_each_pair_result(filter, [&](const db::PairResult& p) {

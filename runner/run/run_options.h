@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "db/store/report_types.h"
 #include "db/store/store_types.h"
 #include "runner/config/config.h"
 #include "runner/run/driver.h"
@@ -57,8 +58,9 @@ struct EngineFailure {
 struct RunReport {
   std::vector<db::Standing> standings;
   std::vector<db::TerminationCount> terminations;
-  stats::Trinomial first_vs_second;  // two-engine runs: the first engine's games
-  stats::Pentanomial pairs;          // and its pairs
+  std::vector<db::EngineHealth> health;  // per engine: faults lost by, move latency
+  stats::Trinomial first_vs_second;      // two-engine runs: the first engine's games
+  stats::Pentanomial pairs;              // and its pairs
 };
 
 struct RunSummary {

@@ -200,6 +200,11 @@
     });
   }
 
+  // ------------------------------------------------------------------ engine health
+  function drawHealth() {
+    fillTable($('health'), rowsOf(data.health, 'health'));
+  }
+
   // ------------------------------------------------------------------ two-engine match
   function drawMatch() {
     const m = data.match;
@@ -581,6 +586,7 @@
     drawRatings();
     drawH2h();
     drawTerminations();
+    drawHealth();
     drawMatch();
     drawMoves();
     fillFilterOptions();
