@@ -175,8 +175,9 @@ class Store {
   // (every worker calls it). Invalid when another tune is recorded for it.
   void create_tune(std::int64_t tournament_id, const TuneSetup& setup,
                    std::span<const runner::tune::Param> params);
-  // The tune of a tournament with every iteration begun, in order; nullopt for none.
-  std::optional<StoredTune> tune(std::int64_t tournament_id) const;
+  // The tune of a tournament with every iteration begun from `from_iteration` on, in order;
+  // nullopt for none.
+  std::optional<StoredTune> tune(std::int64_t tournament_id, int from_iteration = 0) const;
   // The tournaments that have a tune, by id.
   std::vector<std::int64_t> tune_ids() const;
   // Records iteration `iteration`'s steps unless a worker did before, and returns the steps

@@ -90,7 +90,7 @@ void Store::create_tune(std::int64_t tournament_id, const TuneSetup& setup,
   });
 }
 
-std::optional<StoredTune> Store::tune(std::int64_t tournament_id) const {
+std::optional<StoredTune> Store::tune(std::int64_t tournament_id, int from_iteration) const {
   std::lock_guard lock(impl_->mutex);
   return impl_->read("reading " + tune_text(tournament_id), [&]() -> std::optional<StoredTune> {
     Statement head(impl_->db,
@@ -120,8 +120,9 @@ std::optional<StoredTune> Store::tune(std::int64_t tournament_id) const {
                           params.real(4), params.real(5), params.int64(6) != 0});
     Statement its(impl_->db,
                   "SELECT iteration, wins, draws, losses, COALESCE(finished_at, '') "
-                  "FROM tune_iterations WHERE tournament_id = ? ORDER BY iteration");
-    its.bind(1, tournament_id);
+                  "FROM tune_iterations WHERE tournament_id = ? AND iteration >= ? "
+                  "ORDER BY iteration");
+    its.bind(1, tournament_id).bind(2, from_iteration);
     while (its.step()) {
       TuneIteration it;
       it.iteration = its.int32(0);
@@ -132,9 +133,9 @@ std::optional<StoredTune> Store::tune(std::int64_t tournament_id) const {
       t.iterations.push_back(std::move(it));
     }
     Statement steps(impl_->db, std::string("SELECT iteration, ") + kStepColumns +
-                                   " FROM tune_steps WHERE tournament_id = ? "
+                                   " FROM tune_steps WHERE tournament_id = ? AND iteration >= ? "
                                    "ORDER BY iteration, param");
-    steps.bind(1, tournament_id);
+    steps.bind(1, tournament_id).bind(2, from_iteration);
     auto at = t.iterations.begin();
     while (steps.step()) {
       const int k = steps.int32(0);

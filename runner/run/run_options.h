@@ -9,6 +9,7 @@
 
 #include "db/store/report_types.h"
 #include "db/store/store_types.h"
+#include "db/store/tune_types.h"
 #include "runner/config/config.h"
 #include "runner/run/driver.h"
 #include "runner/stats/counts.h"
@@ -79,6 +80,7 @@ struct RunSummary {
   std::string error;       // what ended the run with ExitError ("" otherwise)
   bool resumable = false;  // the error is one that running the same command again may cure
   std::optional<RunReport> report;
+  std::optional<db::StoredTune> tune;  // a [tune]: every iteration begun, read at the end
   // --perf-stats
   std::uint64_t plies_played = 0;
   std::vector<std::int64_t> latency_ns;

@@ -89,6 +89,18 @@ std::vector<double> advance(std::span<const Param> params, std::span<const doubl
   return out;
 }
 
+std::vector<std::vector<double>> replay(std::span<const Param> params,
+                                        std::span<const std::vector<Step>> steps,
+                                        std::span<const double> results) {
+  std::vector<std::vector<double>> path;
+  std::vector<double> theta = start_values(params);
+  for (std::size_t j = 0; j < results.size() && j < steps.size(); ++j) {
+    theta = advance(params, theta, steps[j], results[j]);
+    path.push_back(theta);
+  }
+  return path;
+}
+
 std::string option_text(const Param& p, double value) {
   if (p.integer) return std::to_string(std::llround(value));
   return number_text(value);

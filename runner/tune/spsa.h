@@ -86,6 +86,12 @@ std::vector<Step> perturb(const Settings& settings, std::span<const Param> param
 std::vector<double> advance(std::span<const Param> params, std::span<const double> theta,
                             std::span<const Step> steps, double result);
 
+// The values after each of the first `results.size()` iterations, applied in order from the
+// start values: iteration j was played with `steps[j]` and scored `results[j]`.
+std::vector<std::vector<double>> replay(std::span<const Param> params,
+                                        std::span<const std::vector<Step>> steps,
+                                        std::span<const double> results);
+
 // The value as the engine's option text: an integer for an integer parameter (round to
 // nearest), else the shortest decimal that reads back as `value`.
 std::string option_text(const Param& param, double value);

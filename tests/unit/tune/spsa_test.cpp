@@ -145,6 +145,21 @@ TEST_CASE("on a noise-free objective SPSA climbs to its top", "[tune]") {
   CHECK(std::abs(theta[2] - top[2]) < 2);
 }
 
+TEST_CASE("a replay applies the iterations in order from the start values", "[tune]") {
+  const Settings s = ten();
+  const std::vector<Param> params{knight()};
+  const Gains g0 = gains(s, params[0], 0), g1 = gains(s, params[0], 1);
+  const std::vector<std::vector<Step>> steps{{{100, +1, g0.c, g0.a, 113, 87}},
+                                             {{102.2, -1, g1.c, g1.a, 90, 114}}};
+  const std::vector<double> results{2, -1};
+  const auto path = replay(params, steps, results);
+  REQUIRE(path.size() == 2);
+  // The worked example's values: 102.211558, then 103.140664.
+  CHECK(path[0][0] == Approx(102.211558).epsilon(1e-8));
+  CHECK(path[1][0] == Approx(103.140664).epsilon(1e-8));
+  CHECK(replay(params, steps, std::vector<double>{2}).size() == 1);
+}
+
 TEST_CASE("bad parameters and settings are named", "[tune]") {
   CHECK(check_param(knight()).empty());
   Param p = knight();
