@@ -9,6 +9,7 @@
 #include "runner/cli/query.h"
 #include "runner/cli/subcommand.h"
 #include "runner/cli/table.h"
+#include "runner/cli/test_list.h"
 #include "runner/config/config_toml.h"
 #include "runner/run/run_options.h"
 #include "runner/run/two_engine_tally.h"
@@ -31,6 +32,7 @@ struct QueryOptions {
   int simulations = 200;
   std::optional<double> elo0, elo1, alpha, beta;
   std::string model;
+  double speed_ratio = 1.5;  // query workers: a speed this far from the median is named
   // Where the command prints: the terminal, or a string for `knightly serve`'s JSON API.
   std::ostream* out = &std::cout;
   std::ostream* err = &std::cerr;
@@ -120,7 +122,12 @@ std::expected<QueryOptions, std::string> parse_query_options(Args& args) {
       (a == "--elo0" ? q.elo0 : a == "--elo1" ? q.elo1 : a == "--alpha" ? q.alpha : q.beta) = *d;
     } else if (a == "--model")
       q.model = *v;
-    else
+    else if (a == "--speed-ratio") {
+      auto d = parse_double(a, *v);
+      if (!d) return std::unexpected(d.error());
+      if (!(*d > 1)) return std::unexpected("--speed-ratio: '" + *v + "' (a ratio above 1)");
+      q.speed_ratio = *d;
+    } else
       return std::unexpected("unknown option '" + a + "'");
   }
   return q;
@@ -219,7 +226,9 @@ int query_h2h(const db::Store& store, const QueryOptions& q) {
 
 int query_engines(const db::Store& store, const QueryOptions& q) {
   Table t({"id", "name", "builtin", "command", "options", "uci_name", "uci_author", "sha256",
-           "first_seen", "games", "last_played"});
+           "first_seen", "games", "last_played", "repo", "commit"});
+  std::map<std::int64_t, db::EngineSourceRow> sources;  // engines built from source
+  for (auto& r : store.engine_sources()) sources[r.engine_id] = r;
   for (const auto& e : store.engines()) {
     if (!q.filter.engines.empty() && std::find(q.filter.engines.begin(), q.filter.engines.end(),
                                                e.info.name) == q.filter.engines.end())
@@ -228,7 +237,9 @@ int query_engines(const db::Store& store, const QueryOptions& q) {
                text_or_null(e.info.command), text_or_null(e.info.options),
                text_or_null(e.info.uci_name), text_or_null(e.info.uci_author),
                text_or_null(e.info.binary_sha256), cell(e.first_seen), cell((long long)e.games),
-               text_or_null(e.last_played)});
+               text_or_null(e.last_played),
+               sources.count(e.id) ? cell(sources[e.id].repo) : null_cell(),
+               sources.count(e.id) ? cell(sources[e.id].commit) : null_cell()});
   }
   return print(t, q, "engines");
 }
@@ -399,12 +410,23 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
 // workers the same way: a machine whose engines crash or lose on time).
 int query_workers(const db::Store& store, const QueryOptions& q) {
   Table t({"id", "host", "pid", "started", "last_seen", "games", "crashes", "time_losses",
-           "illegal_moves", "superseded"});
-  for (const auto& w : store.workers(q.filter))
+           "illegal_moves", "superseded", "nps", "tc_factor", "speed_note"});
+  // Speeds measured for a scaled time control (fishtest's); an outlier is named.
+  std::map<std::int64_t, db::WorkerSpeed> speeds;
+  std::map<std::int64_t, std::string> notes;
+  const auto measured = store.worker_speeds();
+  for (const auto& s : measured) speeds[s.worker_id] = s;
+  for (auto& [id, note] : speed_notes(measured, q.speed_ratio)) notes[id] = note;
+  for (const auto& w : store.workers(q.filter)) {
+    const auto s = speeds.find(w.id);
+    const bool has = s != speeds.end();
     t.add_row({cell((long long)w.id), cell(w.identity.host), cell((long long)w.identity.pid),
                cell(w.identity.started_at), text_or_null(w.last_seen), cell((long long)w.games),
                cell((long long)w.crashes), cell((long long)w.time_losses),
-               cell((long long)w.illegal_moves), cell((long long)w.superseded)});
+               cell((long long)w.illegal_moves), cell((long long)w.superseded),
+               has ? cell(s->second.nps, 0) : null_cell(),
+               has ? cell(s->second.tc_factor, 3) : null_cell(), text_or_null(notes[w.id])});
+  }
   return print(t, q, "workers");
 }
 
@@ -419,6 +441,7 @@ int dispatch(const db::Store& store, const std::string& what, const QueryOptions
     if (what == "terminations") return query_terminations(store, q);
     if (what == "sprt") return query_sprt(store, q);
     if (what == "workers") return query_workers(store, q);
+    if (what == "tests") return print(tests_table(store), q, "tests");
   } catch (const db::StoreException& e) {
     *q.err << "knightly: " << e.what() << "\n";
     return ExitError;
@@ -451,7 +474,7 @@ StoredMatch stored_match(const db::Store& store, const db::Tournament& t) {
 int cmd_query(Args& args) {
   if (args.empty()) {
     std::cerr << "knightly: query: which? tournaments, standings, games, h2h, engines, ratings, "
-                 "terminations, sprt, workers\n";
+                 "terminations, sprt, workers, tests\n";
     return ExitError;
   }
   std::string what = args.take();

@@ -9,6 +9,7 @@
 #include "runner/cli/interval_report.h"
 #include "runner/cli/progress.h"
 #include "runner/cli/signals.h"
+#include "runner/cli/sprt_command.h"
 #include "runner/cli/subcommand.h"
 #include "runner/config/config_toml.h"
 #include "runner/config/config_validate.h"
@@ -65,6 +66,12 @@ std::expected<bool, std::string> common_flag(const std::string& flag, Args& args
     if (*v != "finish" && *v != "abandon")
       return std::unexpected(flag + ": '" + *v + "' (finish or abandon)");
     options.on_stop = *v == "finish" ? OnStop::Finish : OnStop::Abandon;
+    return true;
+  }
+  if (flag == "--cache") {  // engines built from source (runner/source/source_cache.h)
+    auto v = args.value(flag);
+    if (!v) return std::unexpected(v.error());
+    options.source_cache = *v;
     return true;
   }
   if (flag == "--stall-timeout") {
@@ -173,7 +180,8 @@ int cmd_play(Args& args) {
   return run_and_report(config, options);
 }
 
-int cmd_sprt(Args& args) {
+std::expected<SprtCommand, std::string> parse_sprt_command(Args& args) {
+  SprtCommand command;
   std::string new_spec, base_spec, tc, book, db = "knightly.db", name;
   std::optional<int> depth;
   std::optional<std::uint64_t> nodes;
@@ -181,19 +189,24 @@ int cmd_sprt(Args& args) {
   sprt.enabled = true;
   int concurrency = 1, max_games = 20000, random_plies = -1;
   std::optional<std::uint64_t> seed;
-  RunOptions options;
+  RunOptions& options = command.options;
   options.kind = db::TournamentKind::Sprt;
+  double reference_nps = 0;
   while (!args.empty()) {
     std::string a = args.take();
     auto common = common_flag(a, args, options);
-    if (!common) return usage_error("sprt: " + common.error());
+    if (!common) return std::unexpected("sprt: " + common.error());
     if (*common) continue;
     if (a == "--restart") {
       options.restart = true;
       continue;
     }
+    if (a == "--submit") {  // knightly submit: queued for `knightly work`, not played here
+      command.submit = true;
+      continue;
+    }
     auto v = args.value(a);
-    if (!v) return usage_error("sprt: " + v.error());
+    if (!v) return std::unexpected("sprt: " + v.error());
     auto number = [&](double& out) {
       auto d = parse_double(a, *v);
       if (d) out = *d;
@@ -239,34 +252,43 @@ int cmd_sprt(Args& args) {
       db = *v;
     else if (a == "--name")
       name = *v;
-    else if (a == "--max-games")
+    else if (a == "--priority")
+      error = integer(command.priority, -1000000, 1000000);
+    else if (a == "--submitter")
+      command.submitter = *v;
+    else if (a == "--reference-nps") {
+      error = number(reference_nps);
+      if (error.empty() && !(reference_nps > 0))
+        error = "--reference-nps: '" + *v + "' (a speed in nodes per second above 0)";
+    } else if (a == "--max-games")
       error = integer(max_games, 2, 100000000);
     else if (a == "--seed") {
       long long s = 0;
       error = integer(s, 1, std::numeric_limits<long long>::max());
       seed = std::uint64_t(s);
     } else
-      return usage_error("sprt: unknown option '" + a + "'");
-    if (!error.empty()) return usage_error("sprt: " + error);
+      return std::unexpected("sprt: unknown option '" + a + "'");
+    if (!error.empty()) return std::unexpected("sprt: " + error);
   }
   if (new_spec.empty() || base_spec.empty())
-    return usage_error("sprt: both --new SPEC and --base SPEC are required");
+    return std::unexpected("sprt: both --new SPEC and --base SPEC are required");
   if (sprt.model != "normalized" && sprt.model != "logistic")
-    return usage_error("sprt: --model: '" + sprt.model + "' (normalized or logistic)");
+    return std::unexpected("sprt: --model: '" + sprt.model + "' (normalized or logistic)");
 
-  Config config;
+  Config& config = command.config;
   for (auto [spec, label] : {std::pair{new_spec, "New"}, std::pair{base_spec, "Base"}}) {
     auto e = parse_engine_spec(spec);
     if (!e)
-      return usage_error("sprt: --" + std::string(label == std::string("New") ? "new" : "base") +
-                         ": " + e.error().to_string());
+      return std::unexpected("sprt: --" +
+                             std::string(label == std::string("New") ? "new" : "base") + ": " +
+                             e.error().to_string());
     // fishtest's convention: the figures are New's against Base unless the spec names them.
     if (spec.find("name=") == std::string::npos) e->name = label;
     config.engines.push_back(*e);
   }
   if (!tc.empty()) {
     auto t = parse_time_control(tc);
-    if (!t) return usage_error("sprt: --tc: " + t.error());
+    if (!t) return std::unexpected("sprt: --tc: " + t.error());
     config.tournament.defaults.tc = *t;
     options.sprt_label_tc = tc;
   }
@@ -275,7 +297,7 @@ int cmd_sprt(Args& args) {
   if (depth) options.sprt_label_tc = "depth " + std::to_string(*depth);
   if (nodes) options.sprt_label_tc = std::to_string(*nodes) + " nodes";
   if (tc.empty() && !depth && !nodes)
-    return usage_error("sprt: give a limit: --tc TC, --depth N or --nodes N");
+    return std::unexpected("sprt: give a limit: --tc TC, --depth N or --nodes N");
   config.tournament.rounds = (max_games + 1) / 2;
   config.tournament.games_per_encounter = 2;
   config.tournament.repeat = true;
@@ -289,6 +311,7 @@ int cmd_sprt(Args& args) {
   // (the same for both games of a pair) give the test its variety.
   config.openings.random_plies = random_plies >= 0 ? random_plies : (book.empty() ? 4 : 0);
   config.output.database = db;
+  config.tournament.reference_nps = reference_nps;
 
   // The command's own words identify the test, so running it again resumes it.
   std::string text = "knightly sprt --new " + new_spec + " --base " + base_spec + " --tc " + tc +
@@ -299,18 +322,30 @@ int cmd_sprt(Args& args) {
                      std::to_string(sprt.beta) + " --model " + sprt.model + " --max-games " +
                      std::to_string(max_games) + " --random-plies " +
                      std::to_string(config.openings.random_plies) +
-                     (seed ? " --seed " + std::to_string(*seed) : "");
+                     (seed ? " --seed " + std::to_string(*seed) : "") +
+                     (reference_nps > 0 ? " --reference-nps " + std::to_string(reference_nps) : "");
   config.source_text = text;
   const std::string digest = db::sha256_hex(text);
   config.tournament.name = name.empty() ? "sprt-" + digest.substr(0, 12) : name;
   // The same command plays the same openings, in any database: a gate is reproducible.
   config.tournament.seed = seed ? *seed : std::stoull(digest.substr(0, 15), nullptr, 16) | 1;
-  if (auto e = validate_config(config)) return usage_error("sprt: " + e->to_string());
+  if (auto e = validate_config(config)) return std::unexpected("sprt: " + e->to_string());
+  command.max_games = max_games;
+  return command;
+}
+
+int cmd_sprt(Args& args) {
+  const std::vector<std::string> words = args.rest();
+  auto command = parse_sprt_command(args);
+  if (!command) return usage_error(command.error());
+  const Config& config = command->config;
+  if (command->submit) return submit_sprt(*command, words);
+  const SprtConfig& sprt = config.sprt;
   std::cout << "SPRT '" << config.tournament.name << "': " << config.engines[0].name << " vs "
             << config.engines[1].name << ", elo0 " << sprt.elo0 << ", elo1 " << sprt.elo1
-            << ", alpha " << sprt.alpha << ", beta " << sprt.beta << ", at most " << max_games
-            << " games\n";
-  return run_and_report(config, options);
+            << ", alpha " << sprt.alpha << ", beta " << sprt.beta << ", at most "
+            << command->max_games << " games\n";
+  return run_and_report(config, command->options);
 }
 
 }  // namespace knightly::runner

@@ -13,7 +13,7 @@
 namespace knightly::runner {
 namespace {
 
-constexpr std::array<Subcommand, 9> kSubcommands{{
+constexpr std::array<Subcommand, 11> kSubcommands{{
     {"run", cmd_run,
      "CONFIG.toml [--db PATH|postgresql://...] [--pgn PATH] [--quiet] [--restart]\n"
      "    [--concurrency N] [--log-dir DIR] [--lease SECONDS] [--on-stop finish|abandon]"},
@@ -23,10 +23,19 @@ constexpr std::array<Subcommand, 9> kSubcommands{{
     {"sprt", cmd_sprt,
      "--new SPEC --base SPEC [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]\n"
      "    [--tc TC | --depth N | --nodes N] [--book FILE] [--concurrency N]\n"
-     "    [--db PATH] [--max-games N] [--seed N] [--random-plies N] [--name NAME]"},
-    {"stop", cmd_stop, "NAME [--db PATH]   every worker of NAME finishes its game and exits"},
+     "    [--db PATH] [--max-games N] [--seed N] [--random-plies N] [--name NAME]\n"
+     "    [--reference-nps N] [--cache DIR] [--submit [--priority N]]"},
+    {"submit", cmd_submit,
+     "CONFIG.toml | --new SPEC --base SPEC [sprt's options] [--db PATH|URL]\n"
+     "    [--priority N] [--submitter NAME]   queue a test for `knightly work`"},
+    {"work", cmd_work,
+     "[--db PATH|URL] [--concurrency N] [--cache DIR] [--until-empty] [--quiet]\n"
+     "    play the queued tests, the one that needs games most first"},
+    {"stop", cmd_stop,
+     "NAME | --all [--db PATH]   every worker of NAME (--all: every `knightly work`)\n"
+     "    finishes its game and exits"},
     {"query", cmd_query,
-     "tournaments|standings|games|h2h|engines|ratings|terminations|sprt|workers\n"
+     "tournaments|standings|games|h2h|engines|ratings|terminations|sprt|workers|tests\n"
      "    [--db PATH] [--format table|csv|json] [filters]"},
     {"import", cmd_import, "FILE.pgn [--tournament NAME] [--db PATH]"},
     {"export", cmd_export, "[--db PATH] [--tournament NAME]"},

@@ -13,6 +13,7 @@
 #include "runner/config/config_paths.h"
 #include "runner/config/config_validate.h"
 #include "runner/config/engine_ladder.h"
+#include "runner/config/engine_source.h"
 #include "runner/config/variant.h"
 #include "runner/match/time_control.h"
 
@@ -236,11 +237,18 @@ class TomlParser {
 
   void tournament(const toml::table& t) {
     check_keys(t, "tournament",
-               {"name",        "format",   "seeds",    "rounds",       "games",         "repeat",
-                "concurrency", "seed",     "tc",       "st",           "depth",         "nodes",
-                "time_margin", "maxmoves", "recover",  "adjudication", "variant",       "noswap",
-                "reverse",     "wait_ms",  "affinity", "startup_ms",   "ucinewgame_ms", "ping_ms"});
+               {"name",         "format",      "seeds",         "rounds",   "games",
+                "repeat",       "concurrency", "seed",          "tc",       "st",
+                "depth",        "nodes",       "time_margin",   "maxmoves", "recover",
+                "adjudication", "variant",     "noswap",        "reverse",  "wait_ms",
+                "affinity",     "startup_ms",  "ucinewgame_ms", "ping_ms",  "reference_nps"});
     auto& c = config_.tournament;
+    if (auto v = number(t, "reference_nps", "tournament.reference_nps")) {
+      if (*v <= 0)
+        fail(where_["tournament.reference_nps"], "tournament.reference_nps",
+             "must be a speed in nodes per second above 0");
+      c.reference_nps = *v;
+    }
     if (auto v = str(t, "name", "tournament.name")) {
       if (v->empty()) fail(where_["tournament.name"], "tournament.name", "name must not be empty");
       c.name = *v;
@@ -415,9 +423,21 @@ class TomlParser {
 
   EngineConfig engine(const toml::table& t, const std::string& p) {
     check_keys(t, p,
-               {"name", "command", "args", "workdir", "env", "builtin", "options", "tc", "st",
-                "depth", "nodes", "time_margin", "proto", "protocol", "restart", "ladder"});
+               {"name",    "command", "args",  "workdir", "env",         "builtin", "options",
+                "tc",      "st",      "depth", "nodes",   "time_margin", "proto",   "protocol",
+                "restart", "ladder",  "repo",  "ref",     "build",       "subdir",  "bench"});
     EngineConfig e;
+    // repo, ref, build, subdir, bench: an engine built from its source (engine_source.h).
+    for (std::string_view key : source_keys()) {
+      const toml::node* node = t.get(key);
+      if (!node) continue;
+      const std::string path = p + "." + std::string(key);
+      const std::string value = key == "bench" && node->is_integer()
+                                    ? std::to_string(node->as_integer()->get())
+                                    : str(t, key, path).value_or("");
+      if (auto problem = apply_source_key(key, value, e))
+        fail(where_of(node->source()), path, *problem);
+    }
     e.name = required(str(t, "name", p + ".name"), t, p, "name");
     if (e.name.empty()) fail(where_[p + ".name"], p + ".name", "name must not be empty");
     e.command = str(t, "command", p + ".command").value_or("");

@@ -9,6 +9,7 @@
 #include "runner/config/closest_name.h"
 #include "runner/config/config_paths.h"
 #include "runner/config/config_validate.h"
+#include "runner/config/engine_source.h"
 #include "runner/config/variant.h"
 
 namespace knightly::runner {
@@ -734,6 +735,7 @@ class FlagParser {
         if (auto problem = apply_engine_word(w, e)) fail("-each", *problem);
       }
       default_engine_name(e);
+      if (auto problem = check_engine_source(e)) fail(flag, *problem);
       c.engines.push_back(std::move(e));
     }
 

@@ -18,6 +18,7 @@
 #include "runner/players/player_factory.h"
 #include "runner/run/decision.h"
 #include "runner/run/heartbeat.h"
+#include "runner/run/run_sources.h"
 #include "runner/run/worker_identity.h"
 #include "runner/tablebase/fathom_prober.h"
 
@@ -232,6 +233,7 @@ bool Run::prepare() {
   }
   if (control.status == db::TournamentStatus::Aborted)
     store.set_tournament_status(t.id, db::TournamentStatus::Running);
+  if (has_sources(config_) && !prepare_sources(t.id)) return false;
   if (stored > 0 && std::size_t(stored) < schedule_->total())
     observer_.on_message("Resuming tournament '" + t.name + "': " + std::to_string(stored) +
                          " of " + std::to_string(schedule_->total()) + " games already played");
@@ -283,6 +285,29 @@ bool Run::prepare() {
     }
     if (auto r = epd_->rebuild(store, t.id); !r) return fail(Failure::Output, r.error()), false;
   }
+  return true;
+}
+
+bool Run::prepare_sources(std::int64_t id) {
+  SourceCache cache(options_.source_cache.empty() ? SourceCache::default_root()
+                                                  : std::filesystem::path(options_.source_cache),
+                    [this] { return stop_.stopping(); });
+  auto prepared = runner::prepare_sources(
+      config_, *store_, id, cache, [this](const std::string& line) { observer_.on_message(line); },
+      [this] { return stop_.stopping(); });
+  if (!prepared) {
+    const std::string& why = prepared.error().message;
+    if (prepared.error().kind == SourceError::Kind::Refused) {
+      // The test's own sources: it is over for every worker, with the reason as its decision.
+      summary_.test_refused = true;
+      store_->finish_tournament(id, db::TournamentStatus::Finished, failed_decision(why));
+    } else {
+      summary_.sources_unavailable = true;
+    }
+    fail(Failure::Setup, why);
+    return false;
+  }
+  if (prepared->nps) store_->set_worker_speed(worker_id_, id, *prepared->nps, prepared->tc_factor);
   return true;
 }
 

@@ -65,6 +65,8 @@ class Run {
   using Players = std::vector<std::unique_ptr<Player>>;
 
   bool prepare();
+  // Engines from source and this worker's speed (run_sources.h), for tournament `id`.
+  bool prepare_sources(std::int64_t id);
   void play();
   void report();
 
