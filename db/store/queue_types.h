@@ -49,6 +49,10 @@ struct QueuedTest {
   std::string decision;         // tournaments.decision, "" while open
   std::int64_t games = 0;       // stored
   std::int64_t live_pairs = 0;  // pairs under a live lease now
+  std::int64_t pairs = 0;       // pairs recorded (0 until a worker has joined it)
+  std::int64_t free_pairs = 0;  // pairs a worker could claim now
+  // Whether a worker joining now would find something to play.
+  bool wants_workers() const { return pairs == 0 || free_pairs > 0; }
 };
 
 // An engine version built from its source (engines.source_repo, source_commit).

@@ -47,7 +47,10 @@ constexpr const char* kTestColumns =
     "q.source_path, t.stop_requested, COALESCE(t.decision, ''), "
     "(SELECT count(*) FROM games g WHERE g.tournament_id = t.id), "
     "(SELECT count(*) FROM pairs p WHERE p.tournament_id = t.id AND p.state = 'leased' "
-    "AND p.lease_until_ms >= now_ms()) "
+    "AND p.lease_until_ms >= now_ms()), "
+    "(SELECT count(*) FROM pairs p WHERE p.tournament_id = t.id), "
+    "(SELECT count(*) FROM pairs p WHERE p.tournament_id = t.id AND (p.state = 'free' OR "
+    "(p.state = 'leased' AND p.lease_until_ms < now_ms()))) "
     "FROM tests q JOIN tournaments t ON t.id = q.tournament_id";
 
 QueuedTest read_test(const Store::Impl& s, const Statement& st) {
@@ -63,6 +66,8 @@ QueuedTest read_test(const Store::Impl& s, const Statement& st) {
   q.decision = st.text(16);
   q.games = st.int64(17);
   q.live_pairs = st.int64(18);
+  q.pairs = st.int64(19);
+  q.free_pairs = st.int64(20);
   return q;
 }
 
@@ -125,11 +130,15 @@ std::vector<EngineSourceRow> Store::engine_sources() const {
 void Store::set_worker_speed(std::int64_t worker_id, std::int64_t tournament_id, double nps,
                              double tc_factor) {
   std::lock_guard lock(impl_->mutex);
-  impl_->write("recording the speed of worker " + std::to_string(worker_id), [&] {
-    Statement st(impl_->db,
-                 "UPDATE workers SET tournament_id = ?, nps = ?, tc_factor = ? WHERE id = ?");
-    st.bind(1, tournament_id).bind(2, nps).bind(3, tc_factor).bind(4, worker_id).run();
-  });
+  // Lazy, as the worker's registration: a power cut loses it with the worker row's last seen.
+  impl_->write(
+      "recording the speed of worker " + std::to_string(worker_id),
+      [&] {
+        Statement st(impl_->db,
+                     "UPDATE workers SET tournament_id = ?, nps = ?, tc_factor = ? WHERE id = ?");
+        st.bind(1, tournament_id).bind(2, nps).bind(3, tc_factor).bind(4, worker_id).run();
+      },
+      Commit::Lazy);
 }
 
 std::vector<WorkerSpeed> Store::worker_speeds() const {

@@ -13,9 +13,11 @@
 #include "runner/config/config_toml.h"
 #include "runner/config/engine_source.h"
 #include "runner/config/engine_words.h"
+#include "runner/run/run.h"
 #include "runner/run/run_options.h"
 #include "runner/source/command.h"
 #include "runner/source/source_cache.h"
+#include "runner/tournament/schedule.h"
 
 namespace knightly::runner {
 namespace fs = std::filesystem;
@@ -146,6 +148,9 @@ int submit(const Submission& s) {
   test.sources = sources;
   try {
     const db::Tournament t = store->submit_test(test);
+    // Its units of work, from the schedule (a pure function of the config and the seed): the
+    // workers find them there rather than all recording them at once when they start.
+    store->add_pairs(t.id, pair_slots(Schedule(config, t.seed, 0)));
     std::cout << "Submitted test '" << t.name << "' (id " << t.id << ", priority " << s.priority
               << ") to " << store->path() << "\n";
     for (const auto& r : sources)

@@ -9,6 +9,8 @@
 #include <csignal>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 #include "db/store/store.h"
@@ -99,8 +101,9 @@ class StopWatch {
                   stop_all_ = true;
                   run.request(StopLevel::Drain);
                 }
-              } catch (const db::StoreException&) {
-                // The run reports its store's failures; this only looks.
+              } catch (...) {
+                // The run reports its store's failures; this only looks (and no exception
+                // leaves the thread).
               }
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -116,6 +119,13 @@ class StopWatch {
   std::atomic<bool> done_{false};
   std::atomic<bool> stop_all_{false};
   std::thread thread_;
+};
+
+// What a run's other_work last found, shared by its game threads.
+struct OtherWork {
+  std::mutex mutex;
+  WorkClock::time_point next_look;
+  bool answer = false;
 };
 
 // Sleeps up to `period`, returning early when the worker is told to stop.
@@ -164,11 +174,13 @@ int cmd_work(Args& args) {
         std::cout << "knightly stop --all: this worker stops." << std::endl;
         return ExitOk;
       }
+      // In the store's order (priority, then fewest games), the first that has a pair to
+      // give; a test whose every pair is in play only when no other wants a worker.
       for (auto& t : store.open_tests()) {
         auto it = skip.find(t.tournament.id);
         if (it != skip.end() && WorkClock::now() < it->second) continue;
-        test = std::move(t);
-        break;
+        if (!test || (!test->wants_workers() && t.wants_workers())) test = std::move(t);
+        if (test->wants_workers()) break;
       }
     } catch (const db::StoreException& e) {
       return fail(e.what());
@@ -201,6 +213,26 @@ int cmd_work(Args& args) {
     config->tournament.concurrency = options->concurrency;
     RunOptions run_options = options->run;
     run_options.kind = test->tournament.kind;
+    // Every pair of this test in play elsewhere: go where a pair is free, rather than wait
+    // for the last ones (looked up at most once a second).
+    const std::int64_t current = test->tournament.id;
+    auto other = std::make_shared<OtherWork>();
+    run_options.other_work = [&store, &skip, current, other] {
+      std::lock_guard lock(other->mutex);
+      if (WorkClock::now() < other->next_look) return other->answer;
+      other->next_look = WorkClock::now() + std::chrono::seconds(1);
+      other->answer = false;
+      try {
+        for (const auto& t : store.open_tests()) {
+          auto it = skip.find(t.tournament.id);
+          const bool skipped = it != skip.end() && WorkClock::now() < it->second;
+          if (t.tournament.id != current && !skipped && t.wants_workers()) other->answer = true;
+        }
+      } catch (...) {
+        // Looking failed: stay (the run reports its store's failures).
+      }
+      return other->answer;
+    };
     std::cout << "Test '" << test->tournament.name << "' (id " << test->tournament.id
               << ", priority " << test->priority << ", " << test->games
               << " games so far, submitted by " << (test->submitter.empty() ? "?" : test->submitter)
@@ -223,6 +255,12 @@ int cmd_work(Args& args) {
     if (stop_all) {
       std::cout << "knightly stop --all: this worker stops." << std::endl;
       return ExitOk;
+    }
+    if (summary.moved_on) {
+      std::cout << "Test '" << test->tournament.name
+                << "': every pair is in play elsewhere; on to another test." << std::endl;
+      skip[test->tournament.id] = WorkClock::now() + std::chrono::seconds(30);
+      continue;
     }
     if (summary.exit_code != ExitError) continue;  // decided (or finished elsewhere): the next
     if (summary.test_refused) {

@@ -44,20 +44,6 @@ EngineLimits effective_limits(const EngineConfig& e, const EngineLimits& default
   return l;
 }
 
-// The units of work: the schedule's games grouped by (round, pair), in schedule order. The
-// games of a pair are consecutive in the schedule.
-std::vector<db::PairSlot> pair_slots(const Schedule& schedule) {
-  std::vector<db::PairSlot> slots;
-  for (const auto& g : schedule.games()) {
-    if (!slots.empty() && slots.back().round == g.id.round && slots.back().pair == g.id.pair) {
-      ++slots.back().games;
-      continue;
-    }
-    slots.push_back({g.id.round, g.id.pair, 1, g.id.index});
-  }
-  return slots;
-}
-
 // "2026-11-21T23:59:00.123Z" (or without the fraction) as seconds since the epoch; 0 if unreadable.
 std::time_t parse_iso_utc(const std::string& text) {
   std::tm tm{};
@@ -75,6 +61,18 @@ std::string game_label(const ScheduledGame& sg, const Config& config) {
 }
 
 }  // namespace
+
+std::vector<db::PairSlot> pair_slots(const Schedule& schedule) {
+  std::vector<db::PairSlot> slots;
+  for (const auto& g : schedule.games()) {
+    if (!slots.empty() && slots.back().round == g.id.round && slots.back().pair == g.id.pair) {
+      ++slots.back().games;
+      continue;
+    }
+    slots.push_back({g.id.round, g.id.pair, 1, g.id.index});
+  }
+  return slots;
+}
 
 std::string describe_config_change(const std::string& before, const std::string& after) {
   auto a = split_lines(before), b = split_lines(after);
@@ -356,7 +354,17 @@ void Run::game_thread() noexcept {
         play_pair(players, *r.claim);
       } else if (r.status == db::ClaimStatus::Busy) {
         // Every free pair is in play: one may be given back or expire, or the last ones be
-        // stored by other workers (the run is then over).
+        // stored by other workers (the run is then over). A queue's worker goes to another
+        // test instead when one wants it.
+        if (options_.other_work && options_.other_work()) {
+          {
+            std::lock_guard lock(mutex_);
+            moved_on_ = true;
+          }
+          stop_.request(StopLevel::Drain);
+          work_cv_.notify_all();
+          break;
+        }
         wait_for_work(busy++);
       } else if (r.status == db::ClaimStatus::Exhausted) {
         decide_exhausted();
@@ -800,6 +808,9 @@ void Run::report() {
     } else {
       summary_.exit_code = ExitOk;
     }
+  } else if (moved_on_ && signal == 0) {
+    summary_.moved_on = true;  // to another test: this one goes on without us
+    summary_.exit_code = ExitOk;
   } else {
     summary_.interrupted = true;
     summary_.exit_code = signal == SIGTERM ? ExitTerminated : ExitInterrupted;

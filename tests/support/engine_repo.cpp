@@ -10,7 +10,6 @@ namespace {
 
 const char* kEngineCpp = R"(// A test engine: knightly-engine at the strength strength.h gives.
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -37,29 +36,28 @@ int main(int argc, char** argv) {
                  (unsigned long long)BENCH_NODES, nps && *nps ? nps : "1000000");
     return 0;
   }
+  // knightly-engine takes this process's place (so that it ends when the engine does, at
+  // `quit`); a child passes the strength and then the GUI's lines to it.
   int p[2];
   if (pipe(p) != 0) return 1;
   pid_t child = fork();
   if (child < 0) return 1;
   if (child == 0) {
-    dup2(p[0], 0);
     close(p[0]);
-    close(p[1]);
-    execl(KNIGHTLY_ENGINE, "knightly-engine", (char*)0);
-    _exit(127);
+    const char* setup = ENGINE_OPTIONS;
+    write_all(p[1], setup, std::strlen(setup));
+    char buf[4096];
+    for (;;) {
+      ssize_t n = read(0, buf, sizeof buf);
+      if (n <= 0 || !write_all(p[1], buf, size_t(n))) break;
+    }
+    _exit(0);
   }
+  dup2(p[0], 0);
   close(p[0]);
-  const char* setup = ENGINE_OPTIONS;
-  write_all(p[1], setup, std::strlen(setup));
-  char buf[4096];
-  for (;;) {
-    ssize_t n = read(0, buf, sizeof buf);
-    if (n <= 0 || !write_all(p[1], buf, size_t(n))) break;
-  }
   close(p[1]);
-  int status = 0;
-  waitpid(child, &status, 0);
-  return 0;
+  execl(KNIGHTLY_ENGINE, "knightly-engine", (char*)0);
+  return 127;
 }
 )";
 

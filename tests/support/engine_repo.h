@@ -1,7 +1,8 @@
 #pragma once
 // A small engine in a git repository of its own, written by the test (issue 28's tests build
-// engines from their source): engine.cpp is a UCI program that starts knightly-engine and
-// tells it its strength (strength.h: setoption lines) before passing the GUI's lines on, and
+// engines from their source): engine.cpp is a UCI program that becomes knightly-engine (exec)
+// while a child of it tells it its strength (strength.h: setoption lines) and then passes the
+// GUI's lines on; it
 // answers `bench` as Stockfish does ("Nodes searched : N", "Nodes/second : R") with N from
 // strength.h and R = $TEST_ENGINE_NPS (default 1000000: a worker can be slowed on purpose).
 // The Makefile honours EXE= (OpenBench's `make -j EXE=...`); the program is built with c++.

@@ -394,8 +394,9 @@ TEST_CASE("submit refuses a ref that names nothing, at once", "[queue][source]")
   CHECK_FALSE(fs::exists(lab.db.target));  // nothing was written anywhere
 }
 
-TEST_CASE("scripts/slurm/knightly-work.sbatch: a job array of workers plays the queue on PostgreSQL",
-          "[queue][slurm][postgresql]") {
+TEST_CASE(
+    "scripts/slurm/knightly-work.sbatch: a job array of workers plays the queue on PostgreSQL",
+    "[queue][slurm][postgresql]") {
   if (postgres_missing()) return;
   Lab lab(true);
   SlurmCluster slurm(lab.dir.file("slurm"));
@@ -403,19 +404,19 @@ TEST_CASE("scripts/slurm/knightly-work.sbatch: a job array of workers plays the 
     WARN("skipped: " << slurm.unavailable());
     return;
   }
-  REQUIRE(lab.knightly({"submit", lab.toml("first", "dev", 8), "--db", lab.db.target,
-                        "--cache", lab.cache, "--priority", "2"})
+  REQUIRE(lab.knightly({"submit", lab.toml("first", "dev", 8), "--db", lab.db.target, "--cache",
+                        lab.cache, "--priority", "2"})
               .exit_code == 0);
-  REQUIRE(lab.knightly({"submit", lab.toml("second", "weak", 8), "--db", lab.db.target,
-                        "--cache", lab.cache, "--priority", "1"})
+  REQUIRE(lab.knightly({"submit", lab.toml("second", "weak", 8), "--db", lab.db.target, "--cache",
+                        lab.cache, "--priority", "1"})
               .exit_code == 0);
   std::string error;
-  const std::string job = slurm.submit(
-      {"--array=1-2", "--cpus-per-task=1", "--output=" + lab.dir.file("task-%a.out"),
-       "--export=ALL,KNIGHTLY_DB=" + lab.db.target + ",KNIGHTLY=" + knightly_binary() +
-           ",KNIGHTLY_CACHE=" + lab.cache + ",KNIGHTLY_UNTIL_EMPTY=1",
-       source_dir() + "/scripts/slurm/knightly-work.sbatch"},
-      lab.dir.path(), &error);
+  const std::string job =
+      slurm.submit({"--array=1-2", "--cpus-per-task=1", "--output=" + lab.dir.file("task-%a.out"),
+                    "--export=ALL,KNIGHTLY_DB=" + lab.db.target + ",KNIGHTLY=" + knightly_binary() +
+                        ",KNIGHTLY_CACHE=" + lab.cache + ",KNIGHTLY_UNTIL_EMPTY=1",
+                    source_dir() + "/scripts/slurm/knightly-work.sbatch"},
+                   lab.dir.path(), &error);
   INFO(error << slurm.logs());
   REQUIRE(!job.empty());
   REQUIRE(slurm.wait_for(job, 600));
@@ -432,4 +433,61 @@ TEST_CASE("scripts/slurm/knightly-work.sbatch: a job array of workers plays the 
   for (int task = 1; task <= 2; ++task)
     CHECK(read_file(lab.dir.file("task-" + std::to_string(task) + ".out"))
               .find("No open test: this worker stops") != std::string::npos);
+}
+
+TEST_CASE("a submitted SPEC's relative paths are taken from where it was submitted",
+          "[queue][source]") {
+  Lab lab;
+  // Submitted from the lab's directory with a relative repository, played from elsewhere.
+  auto r = run_process({knightly_binary(), "submit", "--new", "repo=engine ref=dev", "--base",
+                        "repo=./engine ref=main", "--depth", "1", "--max-games", "4", "--name",
+                        "relative", "--db", lab.db.target, "--cache", lab.cache},
+                       300, lab.dir.path().string());
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(lab.db.value("SELECT definition FROM tests").find("repo=" + lab.repo.path() + " ref=dev") !=
+        std::string::npos);
+  auto w = run_process({knightly_binary(), "work", "--db", lab.db.target, "--cache", lab.cache,
+                        "--until-empty", "--quiet"},
+                       600, "/");
+  INFO(w.out << w.err);
+  CHECK(w.exit_code == 0);
+  auto t = lab.tests()["relative"];
+  CHECK(t["state"].text != "failed");
+  CHECK(t["games"].number > 0);
+  CHECK(t["new_commit"].text == lab.dev);
+}
+
+TEST_CASE("a worker whose test has every pair in play goes to another test rather than wait",
+          "[queue]") {
+  Lab lab;
+  // Two pairs of slow games in the first test, one pair in the second.
+  REQUIRE(lab.knightly({"submit", lab.toml("first", "dev", 4, "wait_ms = 4000\n"), "--db",
+                        lab.db.target, "--cache", lab.cache, "--priority", "2"})
+              .exit_code == 0);
+  REQUIRE(lab.knightly({"submit", lab.toml("second", "weak", 2), "--db", lab.db.target, "--cache",
+                        lab.cache, "--priority", "1"})
+              .exit_code == 0);
+  auto one = lab.work({"--until-empty"});
+  REQUIRE(
+      one.wait_while_running([&] { return lab.db.count("SELECT count(*) FROM games") >= 1; }, 300));
+  // The second worker takes the first test's other pair; the first worker, done with its own,
+  // finds no free pair there and plays the second test meanwhile.
+  auto two = lab.work({"--until-empty"});
+  for (auto* w : {&one, &two}) {
+    w->wait(600);
+    INFO(log_of(*w));
+    CHECK(w->exit_code() == 0);
+  }
+  INFO("worker 1:\n" << log_of(one) << "\nworker 2:\n" << log_of(two));
+  const std::string moved = "'first': every pair is in play elsewhere; on to another test.";
+  CHECK((one.out().find(moved) != std::string::npos || two.out().find(moved) != std::string::npos));
+  // The second test was played before the first's last game was stored.
+  CHECK(lab.db.count("SELECT min(g.id) FROM games g JOIN tournaments t ON t.id = g.tournament_id "
+                     "WHERE t.name = 'second'") <
+        lab.db.count("SELECT max(g.id) FROM games g JOIN tournaments t ON t.id = g.tournament_id "
+                     "WHERE t.name = 'first'"));
+  auto t = lab.tests();
+  CHECK(t["first"]["state"].text == "complete");
+  CHECK(t["second"]["state"].text == "complete");
 }

@@ -138,3 +138,23 @@ STORE_TEST("worker speeds and the stop epoch") {
   CHECK(store.request_stop_all() == 2);
   CHECK(store.stop_epoch() == 2);
 }
+
+STORE_TEST("a test wants workers while it has a pair to give, or none recorded yet") {
+  db::Store store = database.open();
+  const auto id = store.submit_test(new_test("t", 1)).id;
+  auto fresh = store.test(id);
+  REQUIRE(fresh);
+  CHECK(fresh->pairs == 0);
+  CHECK(fresh->wants_workers());  // nobody has joined it: its pairs are not recorded yet
+  store.add_pairs(id, std::vector<db::PairSlot>{{0, 0, 2, 0}, {0, 1, 2, 2}});
+  const auto w = store.register_worker({"h", 1, ""});
+  REQUIRE(store.claim_pair(id, w, 60s).claim);
+  CHECK(store.test(id)->free_pairs == 1);
+  CHECK(store.test(id)->wants_workers());
+  REQUIRE(store.claim_pair(id, w, 60s).claim);
+  auto busy = store.test(id);
+  CHECK(busy->pairs == 2);
+  CHECK(busy->free_pairs == 0);
+  CHECK(busy->live_pairs == 2);
+  CHECK_FALSE(busy->wants_workers());  // every pair in play: a worker would only wait
+}
