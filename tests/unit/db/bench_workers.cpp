@@ -123,15 +123,17 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
     int busy = 0;  // claims in a row that found every free pair in play
     // --tests: the test this worker plays, and what joining it cost (charged to its games).
     std::int64_t joined_us = 0, joined_games = 0;
-    const auto join_next = [&]() -> bool {
+    const auto join_next = [&](std::int64_t leaving = 0) -> bool {
       const auto q0 = clock_type::now();
       // This run's tests only (a server's database may hold other runs').
-      std::int64_t next = 0;
+      // The first that has a pair to give, else the first (as knightly work picks).
+      std::int64_t next = 0, wanting = 0;
       for (const auto& q : store.open_tests())
-        if (q.tournament.name.starts_with(prefix)) {
-          next = q.tournament.id;
-          break;
+        if (q.tournament.name.starts_with(prefix) && q.tournament.id != leaving) {
+          if (next == 0) next = q.tournament.id;
+          if (wanting == 0 && q.wants_workers()) wanting = q.tournament.id;
         }
+      if (wanting != 0) next = wanting;
       if (next == 0) return false;
       tournament = next;
       id = store.register_worker({"bench", ::getpid(), ""});
@@ -162,8 +164,18 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
       }
       if (r.status == ClaimStatus::Exhausted || r.status == ClaimStatus::Stopped) break;
       if (r.status == ClaimStatus::Busy) {
-        // The last pairs are in play elsewhere: wait as Run::wait_for_work does (5 ms,
+        // The last pairs are in play elsewhere: a queue's worker goes to another test that has
+        // a free pair (as Run's other_work); else it waits as Run::wait_for_work does (5 ms,
         // doubling, at most 1 s). Looking for work that is not there is not a game's cost.
+        if (queue) {
+          const auto q0 = clock_type::now();
+          bool elsewhere = false;
+          for (const auto& q : store.open_tests())
+            elsewhere = elsewhere || (q.tournament.name.starts_with(prefix) &&
+                                      q.tournament.id != tournament && q.wants_workers());
+          t.queue_us += micros(clock_type::now() - q0);
+          if (elsewhere && join_next(tournament)) continue;
+        }
         ++t.busy;
         std::this_thread::sleep_for(std::chrono::milliseconds(5 << std::min(busy++, 7)));
         continue;
@@ -283,7 +295,8 @@ int main(int argc, char** argv) {
                          ""};
       test.format = "sprt";
       test.definition = "--new A --base B";
-      store.submit_test(test);
+      // Its pairs recorded at submission, as `knightly submit` does.
+      store.add_pairs(store.submit_test(test).id, pair_slots(test_games));
     }
   }
 
