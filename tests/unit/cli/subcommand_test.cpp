@@ -18,9 +18,8 @@ TEST_CASE("every subcommand is found by its name and listed in the usage") {
     CHECK(usage.find("  knightly " + std::string(c.name) + " ") != std::string::npos);
     CHECK(usage_of(c).starts_with("usage: knightly " + std::string(c.name) + " "));
   }
-  for (const char* name :
-       {"run", "play", "sprt", "submit", "work", "stop", "query", "import", "export", "report",
-        "serve"})
+  for (const char* name : {"run", "play", "sprt", "submit", "work", "stop", "query", "import",
+                           "export", "report", "serve"})
     CHECK(names.count(name) == 1);
   CHECK(find_subcommand("bogus") == nullptr);
   CHECK(find_subcommand("") == nullptr);
