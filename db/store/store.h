@@ -164,11 +164,16 @@ class Store {
   void set_sprt_settings(std::int64_t tournament_id, const SprtSettings& sprt);
   std::optional<SprtSettings> sprt_settings(std::int64_t tournament_id) const;
   std::vector<WorkerSummary> workers(const GameFilter& filter) const;
+  // Every registered worker's state, by id (store_queries.cpp).
+  std::vector<WorkerState> worker_states() const;
 
   // --- queries (knightly query ...)
   std::vector<GameSummary> games(const GameFilter& filter) const;
   std::vector<PairCount> pair_counts(const GameFilter& filter) const;
-  std::vector<Standing> standings(const GameFilter& filter) const;  // by points, descending
+  // Per engine version, tournament and time control (runner/cli tells identities apart).
+  std::vector<VersionPairCount> version_pair_counts(const GameFilter& filter) const;
+  std::vector<Standing> standings(const GameFilter& filter) const;  // standings_from
+
   std::vector<HeadToHead> head_to_head(const GameFilter& filter) const;
   std::vector<TerminationCount> termination_counts(const GameFilter& filter,
                                                    bool by_reason = false) const;
@@ -180,6 +185,9 @@ class Store {
   // Per engine name and move number: sums over the non-book moves of the filtered games, or of
   // the newest `newest_games` of them (0 = all), ordered by engine and move number.
   std::vector<MoveStats> move_stats(const GameFilter& filter, std::int64_t newest_games = 0) const;
+  // Per engine name (versions merged), in name order: the filtered games' faults it lost by
+  // and its moves' latency (report_types.h).
+  std::vector<EngineHealth> engine_health(const GameFilter& filter) const;
   // Streams the filtered games' results in the order they were stored (Elo over games, the
   // SPRT LLR path).
   void for_each_result(const GameFilter& filter,

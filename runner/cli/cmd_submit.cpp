@@ -132,13 +132,14 @@ int submit(const Submission& s) {
   db::StoreOptions so;
   auto store = db::Store::open(config.output.database, so);
   if (!store) return fail(store.error().message);
-  std::uint64_t seed = config.tournament.seed;
-  if (seed == 0) seed = std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32);
+  // As a run chooses it (Run::prepare): the config's, else a random one, stored.
+  const std::uint64_t seed = config.tournament.seed.value_or(
+      std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32));
   db::NewTest test;
   test.tournament = {config.tournament.name, s.kind, config.source_text, seed, ""};
   if (config.sprt.enabled && config.engines.size() == 2) {
     const auto& p = config.sprt;
-    test.sprt = db::SprtSettings{p.elo0, p.elo1, p.alpha, p.beta, p.model};
+    test.sprt = db::SprtSettings{p.elo0, p.elo1, p.alpha, p.beta, stats::model_name(p.model)};
   }
   test.priority = s.priority;
   test.submitter = s.submitter;
@@ -167,7 +168,46 @@ int submit(const Submission& s) {
   return ExitOk;
 }
 
+// The options that say how a test is queued, not what it is: `knightly sprt` takes them before
+// its schema's rows (cmd_run.cpp), and `knightly submit CONFIG.toml` with --db and --cache.
+struct QueueOption {
+  std::string_view usage;
+  std::string_view help;
+};
+constexpr QueueOption kQueueOptions[] = {
+    {"--submit", "Queue the test for `knightly work` instead of playing it; returns at once."},
+    {"--priority N", "The queue plays a higher priority first (-1000000 to 1000000). Default: 0."},
+    {"--submitter NAME", "Who submitted the test. Default: $KNIGHTLY_SUBMITTER, else $USER."},
+};
+
+std::string option_line(std::string_view usage, std::string_view help) {
+  std::string head = "  " + std::string(usage);
+  head += head.size() < 30 ? std::string(30 - head.size(), ' ') : "  ";
+  return head + std::string(help) + "\n";
+}
+
 }  // namespace
+
+std::string queue_option_lines() {
+  std::string out;
+  for (const auto& o : kQueueOptions) out += option_line(o.usage, o.help);
+  return out;
+}
+
+std::string submit_options() {
+  std::string out;
+  for (const auto& o : kQueueOptions)
+    if (o.usage != "--submit") out += option_line(o.usage, o.help);
+  out += option_line("--db PATH|URL",
+                     "The queue's database. Default: the config's, else knightly.db.");
+  out += option_line("--cache DIR",
+                     "Where the git mirrors that resolve each ref go. Default: $KNIGHTLY_CACHE, "
+                     "else ~/.cache/knightly.");
+  return out +
+         "\nWith --new SPEC --base SPEC it takes every option of knightly sprt (knightly help "
+         "sprt):\nthe same as knightly sprt ... --submit. Each engine's ref is resolved to a "
+         "commit at once.\n";
+}
 
 int submit_sprt(const SprtCommand& command, const std::vector<std::string>& words) {
   Submission s;

@@ -41,43 +41,106 @@ struct WorkOptions {
   bool until_empty = false;
 };
 
+using Applied = std::expected<void, std::string>;
+
+// A number of seconds of at least 0.2, as milliseconds.
+std::expected<std::chrono::milliseconds, std::string> seconds(const std::string& flag,
+                                                              const std::string& text) {
+  auto s = parse_double(flag, text);
+  if (!s) return std::unexpected(s.error());
+  if (!(*s >= 0.2)) return std::unexpected(flag + ": '" + text + "' is too short (at least 0.2 s)");
+  return std::chrono::milliseconds(static_cast<std::int64_t>(*s * 1000 + 0.5));
+}
+
+// Every option of `knightly work`, one row each: `knightly help work` is written from these rows
+// and the parser applies them.
+struct WorkFlag {
+  std::string_view flag;
+  std::string_view value;  // what follows it; "" for a switch
+  std::string_view help;
+  Applied (*apply)(WorkOptions& w, const std::string& flag, const std::string& value);
+};
+
+constexpr WorkFlag kWorkFlags[] = {
+    {"--db", "PATH|URL",
+     "The queue's database: an SQLite file or postgresql://.... "
+     "Default: knightly.db.",
+     [](WorkOptions& w, const std::string&, const std::string& v) -> Applied {
+       w.db = v;
+       return {};
+     }},
+    {"--concurrency", "N", "Games this worker plays at once (1 to 1024). Default: 1.",
+     [](WorkOptions& w, const std::string& f, const std::string& v) -> Applied {
+       auto n = parse_int(f, v, 1, 1024);
+       if (!n) return std::unexpected(n.error());
+       w.concurrency = static_cast<int>(*n);
+       return {};
+     }},
+    {"--cache", "DIR",
+     "Where engines built from source are fetched and built. Default: "
+     "$KNIGHTLY_CACHE, else ~/.cache/knightly.",
+     [](WorkOptions& w, const std::string&, const std::string& v) -> Applied {
+       w.run.source_cache = v;
+       return {};
+     }},
+    {"--until-empty", "", "Exit when no test is open, rather than wait for one.",
+     [](WorkOptions& w, const std::string&, const std::string&) -> Applied {
+       w.until_empty = true;
+       return {};
+     }},
+    {"--poll", "SECONDS", "How often an idle worker looks for a test. Default: 5.",
+     [](WorkOptions& w, const std::string& f, const std::string& v) -> Applied {
+       auto ms = seconds(f, v);
+       if (!ms) return std::unexpected(ms.error());
+       w.poll = *ms;
+       return {};
+     }},
+    {"--lease", "SECONDS",
+     "How long a claimed pair stays this worker's without a heartbeat "
+     "(at least 0.2). Default: 30.",
+     [](WorkOptions& w, const std::string& f, const std::string& v) -> Applied {
+       auto ms = seconds(f, v);
+       if (!ms) return std::unexpected(ms.error());
+       w.run.lease = *ms;
+       return {};
+     }},
+    {"--on-stop", "finish|abandon",
+     "What the worker does with its games in progress when a test is "
+     "decided or stopped. Default: finish.",
+     [](WorkOptions& w, const std::string& f, const std::string& v) -> Applied {
+       if (v != "finish" && v != "abandon")
+         return std::unexpected(f + ": '" + v + "' (finish or abandon)");
+       w.run.on_stop = v == "finish" ? OnStop::Finish : OnStop::Abandon;
+       return {};
+     }},
+    {"--log-dir", "DIR", "One log per engine: DIR/NAME.log and NAME.stderr.log.",
+     [](WorkOptions& w, const std::string&, const std::string& v) -> Applied {
+       w.run.log_dir = v;
+       return {};
+     }},
+    {"--quiet", "", "No per-game lines, only each test's summary.",
+     [](WorkOptions& w, const std::string&, const std::string&) -> Applied {
+       w.run.quiet = true;
+       return {};
+     }},
+};
+
 std::expected<WorkOptions, std::string> parse_work_options(Args& args) {
   WorkOptions w;
   w.run.style = OutputStyle::Knightly;
   while (!args.empty()) {
     const std::string a = args.take();
-    if (a == "--quiet") {
-      w.run.quiet = true;
-      continue;
+    const WorkFlag* flag = nullptr;
+    for (const auto& f : kWorkFlags)
+      if (f.flag == a) flag = &f;
+    if (!flag) return std::unexpected("unknown option '" + a + "' (knightly work --help)");
+    std::string v;
+    if (!flag->value.empty()) {
+      auto value = args.value(a);
+      if (!value) return std::unexpected(value.error());
+      v = *value;
     }
-    if (a == "--until-empty") {
-      w.until_empty = true;
-      continue;
-    }
-    auto v = args.value(a);
-    if (!v) return std::unexpected(v.error());
-    if (a == "--db") {
-      w.db = *v;
-    } else if (a == "--concurrency") {
-      auto n = parse_int(a, *v, 1, 1024);
-      if (!n) return std::unexpected(n.error());
-      w.concurrency = int(*n);
-    } else if (a == "--cache") {
-      w.run.source_cache = *v;
-    } else if (a == "--log-dir") {
-      w.run.log_dir = *v;
-    } else if (a == "--lease" || a == "--poll") {
-      auto ms = parse_seconds(*v);
-      if (!ms) return std::unexpected(a + ": " + ms.error());
-      if (*ms < 200) return std::unexpected(a + ": '" + *v + "' is too short (at least 0.2 s)");
-      (a == "--lease" ? w.run.lease : w.poll) = std::chrono::milliseconds(*ms);
-    } else if (a == "--on-stop") {
-      if (*v != "finish" && *v != "abandon")
-        return std::unexpected(a + ": '" + *v + "' (finish or abandon)");
-      w.run.on_stop = *v == "finish" ? OnStop::Finish : OnStop::Abandon;
-    } else {
-      return std::unexpected("unknown option '" + a + "'");
-    }
+    if (auto r = flag->apply(w, a, v); !r) return std::unexpected(r.error());
   }
   return w;
 }
@@ -279,6 +342,19 @@ int cmd_work(Args& args) {
 }  // namespace knightly::runner
 
 namespace knightly::runner {
+
+std::string work_options() {
+  std::string out;
+  for (const auto& f : kWorkFlags) {
+    std::string head =
+        "  " + std::string(f.flag) + (f.value.empty() ? "" : " " + std::string(f.value));
+    head += head.size() < 30 ? std::string(30 - head.size(), ' ') : "  ";
+    out += head + std::string(f.help) + "\n";
+  }
+  return out +
+         "\nA test whose engines cannot be built ends (decided \"failed: ...\"), not the worker; "
+         "knightly stop --all\nor a signal ends the worker after its games in progress.\n";
+}
 
 int stop_all_workers(db::Store& store) {
   try {

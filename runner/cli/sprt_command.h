@@ -15,7 +15,7 @@ namespace knightly::runner {
 struct SprtCommand {
   Config config;
   RunOptions options;
-  int max_games = 0;
+  int max_games = 20000;  // --max-games (the schema's default)
   bool submit = false;    // --submit: queued for `knightly work` instead of played here
   int priority = 0;       // --priority N (submit)
   std::string submitter;  // --submitter NAME (submit; default $USER)
@@ -28,5 +28,10 @@ std::expected<SprtCommand, std::string> parse_sprt_command(Args& args);
 // returns at once; `words` are the command's own (the queue keeps them, less --submit, --db,
 // --priority and --submitter, with relative paths made absolute). cmd_submit.cpp.
 int submit_sprt(const SprtCommand& command, const std::vector<std::string>& words);
+
+// Help (cmd_submit.cpp): the option lines of the queue's options of `knightly sprt` (--submit,
+// --priority, --submitter), and the options part of `knightly help submit`.
+std::string queue_option_lines();
+std::string submit_options();
 
 }  // namespace knightly::runner

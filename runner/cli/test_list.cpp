@@ -4,10 +4,12 @@
 #include <cstdio>
 #include <map>
 
+#include "runner/cli/query.h"
 #include "runner/cli/sprt_command.h"
 #include "runner/config/config_toml.h"
 #include "runner/config/engine_words.h"
 #include "runner/report/json.h"
+#include "runner/run/decision.h"
 #include "runner/run/two_engine_tally.h"
 #include "runner/stats/elo.h"
 
@@ -53,15 +55,8 @@ TestFigures test_figures(const db::Store& store, const db::QueuedTest& test) {
     f.first = config->engines[0].name;
     f.second = config->engines[1].name;
   }
-  if (auto stored = store.sprt_settings(test.tournament.id)) {
-    stats::SprtConfig s;
-    s.elo0 = stored->elo0;
-    s.elo1 = stored->elo1;
-    s.alpha = stored->alpha;
-    s.beta = stored->beta;
-    s.model = stats::parse_model(stored->model).value_or(s.model);
-    f.sprt = s;
-  }
+  // The bounds as `knightly query sprt` reads them.
+  f.sprt = stored_match(store, test.tournament).sprt;
   TwoEngineTally tally(f.first);
   db::GameFilter filter;
   filter.tournament_ids = {test.tournament.id};
@@ -70,8 +65,14 @@ TestFigures test_figures(const db::Store& store, const db::QueuedTest& test) {
   });
   f.games = tally.games();
   f.pairs = tally.pairs();
-  if (f.sprt) f.status = stats::sprt_status(*f.sprt, f.pairs);
-  f.elo = f.pairs.pairs() > 0 ? stats::get_elo(f.pairs) : stats::get_elo(f.games);
+  // From the pairs when the games come in pairs, else from the games, and a decided test's LLR
+  // at its decision: as `knightly query sprt`, the final report and the report page show them.
+  const bool penta = f.pairs.pairs() > 0;
+  if (f.sprt) {
+    f.status = penta ? stats::sprt_status(*f.sprt, f.pairs) : stats::sprt_status(*f.sprt, f.games);
+    if (auto decided = decided_sprt(*f.sprt, test.decision)) f.status = decided->status;
+  }
+  f.elo = penta ? stats::get_elo(f.pairs) : stats::get_elo(f.games);
   return f;
 }
 

@@ -40,6 +40,16 @@ std::string complete_decision(std::int64_t games, const stats::SprtConfig* sprt,
 std::string stop_decision(std::int64_t games, std::int64_t scheduled, const stats::SprtConfig* sprt,
                           const stats::Trinomial& counts);
 
+// The SPRT's status as it was when `decision` was taken: recomputed from the counts the text
+// holds ("... after N games, pentanomial LL LD WL+DD WD WW" or "trinomial L D W"), so every
+// output shows the LLR at the decision even when games in progress were stored after it.
+// nullopt for a text without counts (a stopped run, an older version's text).
+struct DecidedSprt {
+  std::int64_t games = 0;    // the games it was taken after
+  stats::SprtStatus status;  // its LLR, bounds and decision
+};
+std::optional<DecidedSprt> decided_sprt(const stats::SprtConfig& sprt, const std::string& decision);
+
 // The gate's exit code for a stored decision: 0 (H1, complete, a stopped run), 1 (H0), 3 (SPRT
 // undecided or stopped before deciding), 2 (failed: its engines could not be built or benched).
 // nullopt for a text this version does not know (a tournament finished before decisions were

@@ -135,14 +135,23 @@ bool Run::prepare() {
     if (!b) return fail(Failure::Setup, b.error().to_string()), false;
     book_ = std::move(*b);
   }
+  if (!config_.output.pgn_options.match_line.empty()) {
+    try {
+      match_line_.emplace(config_.output.pgn_options.match_line);
+    } catch (const std::regex_error& e) {
+      return fail(Failure::Setup, "-pgnout match_line=" + config_.output.pgn_options.match_line +
+                                      ": not a regular expression (" + e.what() + ")"),
+             false;
+    }
+  }
   if (config_.tournament.adjudication.tablebase.enabled) {
     auto tables = FathomProber::open(config_.tournament.adjudication.tablebase.path);
     if (!tables) return fail(Failure::Setup, tables.error()), false;
     tablebase_ = std::move(*tables);
   }
   db::StoreOptions store_options;
-  const std::string& sync = options_.sync.empty() ? config_.output.sync : options_.sync;
-  store_options.sync_every_commit = sync != "normal";
+  const bool full_sync = config_.output.sync == SyncMode::Full;
+  store_options.sync_every_commit = full_sync;
   auto opened = db::Store::open(config_.output.database, store_options);
   if (!opened) {
     // What may be gone by the next run: a lock, a server that is down, a full disk, I/O.
@@ -160,8 +169,8 @@ bool Run::prepare() {
   // The store keeps the config with any database URL's password taken out: compare like that.
   const std::string& text = config_.source_text;
   const std::string stored_text = db::redact_urls_in_text(text);
-  std::uint64_t seed = config_.tournament.seed;
-  if (seed == 0) seed = std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32);
+  const std::uint64_t seed = config_.tournament.seed.value_or(
+      std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32));
   db::NewTournament fresh{config_.tournament.name, options_.kind, text, seed, ""};
   auto existing = store.find_tournament(config_.tournament.name);
   db::Tournament t;
@@ -204,20 +213,12 @@ bool Run::prepare() {
   summary_.tournament = t;
   if (created && config_.sprt.enabled) {
     const auto& s = config_.sprt;
-    store.set_sprt_settings(t.id, db::SprtSettings{s.elo0, s.elo1, s.alpha, s.beta, s.model});
+    store.set_sprt_settings(
+        t.id, db::SprtSettings{s.elo0, s.elo1, s.alpha, s.beta, stats::model_name(s.model)});
   }
 
   schedule_.emplace(config_, t.seed, book_ ? book_->size() : 0);
   summary_.games_scheduled = int(schedule_->total());
-  const db::WorkerIdentity me = this_worker();
-  worker_id_ = store.register_worker(me);
-  const auto slots = pair_slots(*schedule_);
-  store.add_pairs(t.id, slots);
-  // A run killed on this machine left leases that would hold its pairs until they ran out:
-  // free them now, so that a resumed run plays the games in the order a single run would.
-  for (const auto& [id, holder] : store.lease_holders(t.id))
-    if (id != worker_id_ && worker_is_gone(holder, me)) store.expire_leases(id);
-
   db::GameFilter filter;
   filter.tournament_ids = {t.id};
   const std::int64_t stored = store.count_games(filter);
@@ -227,8 +228,17 @@ bool Run::prepare() {
     observer_.on_message(
         "Tournament '" + t.name + "' is already finished (" + std::to_string(stored) + " games" +
         (control.decision.empty() ? "" : ": " + control.decision) + "); nothing to play.");
-    return false;
+    return false;  // before registering: a run that plays nothing is no worker
   }
+  const db::WorkerIdentity me = this_worker();
+  worker_id_ = store.register_worker(me);
+  const auto slots = pair_slots(*schedule_);
+  store.add_pairs(t.id, slots);
+  // A run killed on this machine left leases that would hold its pairs until they ran out:
+  // free them now, so that a resumed run plays the games in the order a single run would.
+  for (const auto& [id, holder] : store.lease_holders(t.id))
+    if (id != worker_id_ && worker_is_gone(holder, me)) store.expire_leases(id);
+
   if (control.status == db::TournamentStatus::Aborted)
     store.set_tournament_status(t.id, db::TournamentStatus::Running);
   if (has_sources(config_) && !prepare_sources(t.id)) return false;
@@ -236,6 +246,7 @@ bool Run::prepare() {
     observer_.on_message("Resuming tournament '" + t.name + "': " + std::to_string(stored) +
                          " of " + std::to_string(schedule_->total()) + " games already played");
   observer_.on_schedule(schedule_->total(), std::size_t(stored));
+  if (stored > 0) observer_.on_stored(store.standings(filter));
 
   if (two_engines_) {
     tally_.emplace(config_.engines[0].name, t.id);
@@ -257,14 +268,10 @@ bool Run::prepare() {
         [this](const GameRecord& r) {
           return output_pgn(r, pgn_header_for(r, config_), config_.output) + "\n";
         },
-        rewrite, sync != "normal");
+        rewrite, full_sync, config_.output.pgn_append);
     if (created) {
-      // A new tournament's file holds only its games: another one's are kept aside.
-      auto aside = pgn_->set_aside_existing();
-      if (!aside) return fail(Failure::Output, aside.error()), false;
-      if (!aside->empty())
-        observer_.on_message("PGN file " + config_.output.pgn +
-                             " held games of an earlier run: kept as " + *aside);
+      // A new tournament's games follow what the file holds (append), or stand alone.
+      if (auto r = pgn_->start_new(); !r) return fail(Failure::Output, r.error()), false;
     }
     // The file is brought up to date from the database first: nothing a killed run left
     // unwritten is lost, and nothing is there twice.
@@ -273,13 +280,9 @@ bool Run::prepare() {
   if (!config_.output.epd.empty()) {
     epd_.emplace(
         config_.output.epd, [this](const GameRecord& r) { return output_epd(r, config_.output); },
-        true, sync != "normal");
+        true, full_sync, config_.output.epd_append);
     if (created) {
-      auto aside = epd_->set_aside_existing();
-      if (!aside) return fail(Failure::Output, aside.error()), false;
-      if (!aside->empty())
-        observer_.on_message("EPD file " + config_.output.epd +
-                             " held positions of an earlier run: kept as " + *aside);
+      if (auto r = epd_->start_new(); !r) return fail(Failure::Output, r.error()), false;
     }
     if (auto r = epd_->rebuild(store, t.id); !r) return fail(Failure::Output, r.error()), false;
   }
@@ -477,6 +480,8 @@ std::optional<GameRecord> Run::play_one(Players& players, int index, const db::C
   setup.adjudication = config_.tournament.adjudication;
   setup.chess960 = is_chess960(config_.tournament);
   setup.tablebase = tablebase_.get();
+  setup.match_line = match_line_ ? &*match_line_ : nullptr;
+  setup.check_mate_pvs = config_.tournament.check_mate_pvs;
   auto game = Game::create(setup);
   if (!game) {
     fail(Failure::Setup, "game " + std::to_string(sg.id.index + 1) + ": " + game.error());
@@ -556,6 +561,11 @@ std::optional<GameRecord> Run::play_one(Players& players, int index, const db::C
   driver.ready_timeout = std::chrono::milliseconds(config_.tournament.timeouts.ucinewgame_ms);
   play_game(*game, *players[std::size_t(sg.white)], *players[std::size_t(sg.black)], driver, &stop_,
             options_.perf_stats ? &game_stats : nullptr, on_move);
+  for (const std::string& w : game->take_warnings()) {
+    std::lock_guard lock(mutex_);
+    observer_.on_message(w);  // fastchess's own words ("Warning; ..."), as they are
+    log_.line(w);
+  }
   // restart=on: a new process for every game.
   for (int idx : {sg.white, sg.black})
     if (config_.engines[std::size_t(idx)].restart && players[std::size_t(idx)])
@@ -768,6 +778,7 @@ void Run::report() {
       RunReport report;
       report.standings = store_->standings(filter);
       report.terminations = store_->termination_counts(filter, true);
+      report.health = store_->engine_health(filter);
       if (two_engines_) {
         TwoEngineTally tally(config_.engines[0].name);
         store_->for_each_pair_result(filter, [&](const db::PairResult& p) {

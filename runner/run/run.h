@@ -23,6 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -96,6 +97,7 @@ class Run {
 
   std::optional<db::Store> store_;
   std::optional<OpeningBook> book_;
+  std::optional<std::regex> match_line_;        // -pgnout match_line=, compiled once
   std::unique_ptr<TablebaseProber> tablebase_;  // the Syzygy tables when adjudication uses them
   std::optional<Schedule> schedule_;
   std::optional<stats::SprtConfig> sprt_;  // two-engine runs with [sprt]

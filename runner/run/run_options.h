@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "db/store/report_types.h"
 #include "db/store/store_types.h"
+#include "runner/config/config.h"
 #include "runner/run/driver.h"
 #include "runner/stats/counts.h"
 #include "runner/stats/sprt.h"
@@ -25,10 +27,6 @@ enum ExitCode : int {
   ExitTerminated = 143,   // SIGTERM (128 + 15)
 };
 
-// What a run prints while it goes and at the end: Knightly's status line, cutechess-cli's
-// lines, or fastchess's lines and interval reports.
-enum class OutputStyle { Knightly, Cutechess, Fastchess };
-
 // What a worker does with its game in progress when the tournament is decided or stopped
 // (SPRT decision, all games played elsewhere, `knightly stop`).
 enum class OnStop {
@@ -43,8 +41,6 @@ struct RunOptions {
   OutputStyle style = OutputStyle::Knightly;
   std::string log_dir;  // engine logs; "" = none
   DriverOptions driver;
-  std::string sprt_label_tc;  // "10+0.1", "depth 3"... for the fastchess block
-  std::string sync;  // "full" | "normal" overrides the config's [output] sync; "" = as configured
   bool perf_stats = false;  // print the runner's own CPU and latency per move at the end
   OnStop on_stop = OnStop::Finish;
   // How long a claimed pair stays this worker's without a heartbeat; a worker that dies is
@@ -69,8 +65,9 @@ struct EngineFailure {
 struct RunReport {
   std::vector<db::Standing> standings;
   std::vector<db::TerminationCount> terminations;
-  stats::Trinomial first_vs_second;  // two-engine runs: the first engine's games
-  stats::Pentanomial pairs;          // and its pairs
+  std::vector<db::EngineHealth> health;  // per engine: faults lost by, move latency
+  stats::Trinomial first_vs_second;      // two-engine runs: the first engine's games
+  stats::Pentanomial pairs;              // and its pairs
 };
 
 struct RunSummary {

@@ -3,9 +3,11 @@
 #include "runner/config/engine_source.h"
 
 #include <catch2/catch.hpp>
+#include <sstream>
 
 #include "runner/config/config_toml.h"
 #include "runner/config/engine_words.h"
+#include "runner/config/match_schema.h"
 #include "runner/config/play_flags.h"
 
 using namespace knightly::runner;
@@ -107,4 +109,45 @@ TEST_CASE("source: knightly play -engine repo=... ref=...", "[config][source]") 
       parse_play_flags({"-engine", "repo=/src/e", "-engine", "builtin=ab", "-each", "tc=1+0.01"});
   REQUIRE_FALSE(bad);
   CHECK(bad.error().message.find("no ref=") != std::string::npos);
+}
+
+TEST_CASE("source: a match's identity is its engines' sources: another ref is another match",
+          "[config][source]") {
+  auto config = [](const std::string& dev_words) {
+    std::vector<std::string> words = {"-engine", "repo=/src/e", "name=dev"};
+    std::istringstream in(dev_words);
+    for (std::string w; in >> w;) words.push_back(w);
+    for (const char* w :
+         {"-engine", "repo=/src/e", "ref=main", "name=main", "-each", "tc=1+0.01", "-rounds", "1"})
+      words.push_back(w);
+    auto p = parse_play_flags(words);
+    INFO((p ? "" : p.error().to_string()));
+    REQUIRE(p);
+    return p->config;
+  };
+  const Config dev = config("ref=dev");
+  CHECK(dev.source_text.find("repo = \"/src/e\"\nref = \"dev\"\nbuild = \"make -j EXE={exe}\"") !=
+        std::string::npos);
+  CHECK(dev.source_text.find("command = ") == std::string::npos);  // no program until built
+  CHECK(config("ref=dev").tournament.name == dev.tournament.name);
+  for (const char* other :
+       {"ref=dev2", "ref=dev build=make_EXE={exe}", "ref=dev subdir=src", "ref=dev bench=12345"}) {
+    INFO(other);
+    CHECK(config(other).tournament.name != dev.tournament.name);
+  }
+
+  // The time control's scaling is part of the test; a speed of 0 is refused by its row.
+  const std::string engines =
+      "[[engine]]\nname = \"a\"\nbuiltin = true\n[[engine]]\nname = \"b\"\nbuiltin = true\n";
+  auto scaled = parse_config_toml("[tournament]\nreference_nps = 1000000\n" + engines);
+  auto unscaled = parse_config_toml(engines);
+  REQUIRE(scaled);
+  REQUIRE(unscaled);
+  CHECK(match_identity(*scaled).find("reference_nps = 1000000.0\n") != std::string::npos);
+  CHECK(match_identity(*unscaled).find("reference_nps") == std::string::npos);
+  const MatchKey* flag = key_by_knightly("--reference-nps", CommandSprt);
+  REQUIRE(flag);
+  CHECK(parse_value(*flag, "1250000"));
+  REQUIRE_FALSE(parse_value(*flag, "0"));
+  CHECK(parse_value(*flag, "0").error() == "value 0.0 is not a number >= 1");
 }

@@ -1,4 +1,4 @@
--- Knightly database, version 5: engines built from their source, the speed of each worker,
+-- Knightly database, version 6: engines built from their source, the speed of each worker,
 -- and a queue of tests that `knightly work` processes play (docs/schema.md,
 -- docs/regression-testing.md).
 
