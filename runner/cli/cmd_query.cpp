@@ -881,7 +881,7 @@ int dispatch(const db::Store& store, const std::string& what, const QueryOptions
     if (what == "health") return query_health(store, q);
     if (what == "sprt") return query_sprt(store, q);
     if (what == "workers") return query_workers(store, q);
-    if (what == "tests") return print(tests_table(store), q, "tests");
+    if (what == "tests") return print(tests_table(store, q.filter.tournaments), q, "tests");
   } catch (const db::StoreException& e) {
     *q.err << "knightly: " << e.what() << "\n";
     return ExitError;

@@ -76,7 +76,7 @@ TestFigures test_figures(const db::Store& store, const db::QueuedTest& test) {
   return f;
 }
 
-Table tests_table(const db::Store& store) {
+Table tests_table(const db::Store& store, const std::vector<std::string>& names) {
   Table t({"id",      "name",        "state",        "priority",   "games",       "wins",
            "draws",   "losses",      "ll",           "ld",         "wl_dd",       "wd",
            "ww",      "elo",         "elo95",        "llr",        "lower",       "upper",
@@ -84,6 +84,9 @@ Table tests_table(const db::Store& store) {
            "base",    "base_commit", "base_subject", "submitter",  "submitted",   "finished",
            "decision"});
   for (const auto& test : store.tests()) {
+    if (!names.empty() &&
+        std::find(names.begin(), names.end(), test.tournament.name) == names.end())
+      continue;
     const TestFigures f = test_figures(store, test);
     std::map<int, db::SourceCommitRecord> sources;
     for (auto& s : store.source_commits(test.tournament.id)) sources[s.engine] = s;

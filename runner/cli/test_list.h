@@ -36,8 +36,9 @@ struct TestFigures {
 };
 TestFigures test_figures(const db::Store& store, const db::QueuedTest& test);
 
-// `knightly query tests`: one row per test, the newest first.
-Table tests_table(const db::Store& store);
+// `knightly query tests`: one row per test, the newest first; only the tests named in `names`
+// (--tournament) unless it is empty.
+Table tests_table(const db::Store& store, const std::vector<std::string>& names = {});
 
 // The data document of `knightly serve`'s list of tests (/tests, /api/tests): the store's
 // generation and tests_table's rows ("queue": {"tests": [...]}).

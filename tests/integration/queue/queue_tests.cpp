@@ -258,6 +258,15 @@ TEST_CASE("tests are worked in the order of their priorities", "[queue]") {
   REQUIRE(order.size() == 8);
   for (std::size_t i = 0; i < order.size(); ++i) CHECK(order[i][0] == (i < 4 ? "high" : "low"));
   CHECK(w.out().find("Test 'high'") < w.out().find("Test 'low'"));
+  // --tournament picks tests by name, as it picks the games of the other kinds.
+  auto one = lab.knightly(
+      {"query", "tests", "--db", lab.db.target, "--tournament", "low", "--format", "csv"});
+  INFO(one.err);
+  REQUIRE(one.exit_code == 0);
+  CHECK(one.out.find(",low,complete,") != std::string::npos);
+  CHECK(one.out.find(",high,") == std::string::npos);
+  CHECK(lab.knightly({"query", "tests", "--db", lab.db.target, "--tournament", "lwo"}).exit_code ==
+        1);
 }
 
 TEST_CASE("a worker killed mid-build leaves nothing that a later worker uses", "[queue][source]") {
