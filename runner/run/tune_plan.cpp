@@ -7,10 +7,10 @@
 namespace knightly::runner {
 
 TunePlan::TunePlan(const Config& config)
-    : engines_(config.engines), settings_(config.tune.settings), params_(config.tune.params) {
+    : settings_(config.tune.settings), params_(config.tune.params) {
   setup_.engine = config.tune.engine;
-  setup_.plus_engine = engines_.at(0).name;
-  setup_.minus_engine = engines_.at(1).name;
+  setup_.plus_engine = config.engines.at(0).name;
+  setup_.minus_engine = config.engines.at(1).name;
   setup_.settings = settings_;
   theta_ = tune::start_values(params_);
 }
@@ -51,7 +51,8 @@ std::vector<double> TunePlan::theta_for(db::Store& store, int k) {
   return theta_;
 }
 
-std::vector<EngineConfig> TunePlan::engines(db::Store& store, int k) {
+std::vector<EngineConfig> TunePlan::engines(db::Store& store, int k,
+                                            std::vector<EngineConfig> base) {
   std::vector<tune::Step> steps;
   {
     std::lock_guard lock(mutex_);
@@ -67,7 +68,7 @@ std::vector<EngineConfig> TunePlan::engines(db::Store& store, int k) {
                                          tune::perturb(settings_, params_, theta, seed_, k));
     }
   }
-  std::vector<EngineConfig> out = engines_;
+  std::vector<EngineConfig> out = std::move(base);
   for (std::size_t i = 0; i < params_.size(); ++i) {
     out[0].options.emplace_back(params_[i].name, tune::option_text(params_[i], steps[i].plus));
     out[1].options.emplace_back(params_[i].name, tune::option_text(params_[i], steps[i].minus));

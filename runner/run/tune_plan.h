@@ -34,10 +34,11 @@ class TunePlan {
   // How many rounds past the first one not done a worker may claim.
   int window() const { return settings_.delay; }
 
-  // The engines a pair of iteration `k` is played by: NAME+ and NAME- with the iteration's
-  // values as options (after the engine's own options). Throws std::runtime_error when an
-  // iteration it needs has no result (a claim outside the window).
-  std::vector<EngineConfig> engines(db::Store& store, int k);
+  // The engines a pair of iteration `k` is played by: `base` (NAME+ and NAME- as the run has
+  // them, built from source and with its time controls scaled) with the iteration's values as
+  // options (after the engine's own options). Throws std::runtime_error when an iteration it
+  // needs has no result (a claim outside the window).
+  std::vector<EngineConfig> engines(db::Store& store, int k, std::vector<EngineConfig> base);
 
   // After the last game of a pair is stored: counts the results of the iterations now done.
   void pair_done(db::Store& store);
@@ -46,7 +47,6 @@ class TunePlan {
   // The values iteration k is played around: after its first applied_before(k) iterations.
   std::vector<double> theta_for(db::Store& store, int k);
 
-  std::vector<EngineConfig> engines_;  // NAME+ and NAME- as the config gives them
   tune::Settings settings_;
   std::vector<tune::Param> params_;
   db::TuneSetup setup_;
