@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <regex>
 #include <string>
 
@@ -183,4 +184,102 @@ TEST_CASE("a tune submitted to the queue: two knightly work on PostgreSQL, one S
           "[run][tune][kill][queue][postgresql]") {
   if (postgres_missing()) return;
   killed_worker(true, true);
+}
+
+TEST_CASE("a tune killed and run again ends as an uninterrupted one", "[run][tune][resume]") {
+  const Reference reference = one_worker(tune_config());
+  TempDir dir;
+  write_file(dir.file("t.toml"), tune_config());
+  Database db = Database::make(false, dir.file("t.db"));
+  const std::vector<std::string> command = {knightly_binary(), "tune",   dir.file("t.toml"), "--db",
+                                            db.target,         "--quiet"};
+  {
+    WorkerProcess first(command, dir.file("w1"));
+    const bool killed = holds_a_pair(db, first);
+    if (killed) {
+      first.signal(SIGKILL);
+      first.wait(10);
+    }
+    REQUIRE(killed);
+  }
+  // The same command again: it frees the dead run's leases, plays what is left, and counts each
+  // iteration once.
+  auto again = run_process(command, 600);
+  INFO(tail(again.out) << again.err);
+  REQUIRE(again.exit_code == 0);
+  check_iterations(db);
+  CHECK(stored_games(db) == reference.games);
+  CHECK(query_tune(db.target) == reference.json);
+}
+
+TEST_CASE("a UCI engine's tune: each iteration's values reach both processes as setoption",
+          "[run][tune][uci]") {
+  TempDir dir;
+  // The runner's log with every line sent to each engine (the mock engine takes any option).
+  const std::string log = dir.file("run.log");
+  write_file(dir.file("t.toml"),
+             "[tournament]\nname = \"tune-uci\"\nseed = 5\nmaxmoves = 20\ndepth = 1\n"
+             "[openings]\nrandom_plies = 2\n[output]\nlog = \"" +
+                 log +
+                 "\"\nlog_engine = true\n"
+                 "[[engine]]\nname = \"mock\"\ncommand = \"" +
+                 mock_engine_binary() +
+                 "\"\n"
+                 "[tune]\nengine = \"mock\"\niterations = 4\ndelay = 0\n"
+                 "[[tune.param]]\nname = \"KnightValue\"\nstart = 300\nmin = 0\nmax = 1000\n"
+                 "c_end = 20\nr_end = 0.05\n"
+                 "[[tune.param]]\nname = \"Margin\"\nstart = 0.5\nmin = 0\nmax = 1\n"
+                 "c_end = 0.1\nr_end = 0.01\ntype = \"float\"\n");
+  auto r = run_process(
+      {knightly_binary(), "tune", dir.file("t.toml"), "--db", dir.file("t.db"), "--quiet"}, 300);
+  INFO(tail(r.out) << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string sent = read_file(log);
+  Database db = Database::make(false, dir.file("t.db"));
+  const auto steps = db.rows(
+      "SELECT iteration, param, plus_value, minus_value FROM tune_steps ORDER BY iteration, param");
+  REQUIRE(steps.size() == 8);
+  for (const auto& s : steps) {
+    INFO("iteration " << s[0] << " param " << s[1] << ": " << s[2] << " / " << s[3]);
+    if (s[1] == "0") {
+      // An integer option gets an integer: the stored value as the engine's text.
+      for (const auto& v : {s[2], s[3]})
+        CHECK(sent.find("setoption name KnightValue value " +
+                        std::to_string(std::llround(std::stod(v))) + "\n") != std::string::npos);
+    } else {
+      // A float option: 0.5 +- c_k, neither rounded nor equal.
+      CHECK(std::stod(s[2]) != std::stod(s[3]));
+      CHECK(std::abs(std::stod(s[2]) - std::round(std::stod(s[2]))) > 0);
+    }
+  }
+  CHECK(sent.find("setoption name Margin value 0.") != std::string::npos);
+}
+
+TEST_CASE("knightly tune and query tune refuse what is not a tune, naming it", "[run][tune][cli]") {
+  TempDir dir;
+  write_file(
+      dir.file("plain.toml"),
+      "[tournament]\nname = \"plain\"\nrounds = 1\nseed = 1\nmaxmoves = 10\ndepth = 1\n"
+      "[[engine]]\nname = \"a\"\nbuiltin = true\n[[engine]]\nname = \"b\"\nbuiltin = true\n");
+  auto refused = run_process(
+      {knightly_binary(), "tune", dir.file("plain.toml"), "--db", dir.file("t.db"), "--quiet"});
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("plain.toml: no [tune] section") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.file("t.db")));
+  auto played = run_process(
+      {knightly_binary(), "run", dir.file("plain.toml"), "--db", dir.file("t.db"), "--quiet"});
+  REQUIRE(played.exit_code == 0);
+  auto none = run_process({knightly_binary(), "query", "tune", "--db", dir.file("t.db")});
+  CHECK(none.exit_code != 0);
+  CHECK(none.err.find("no tune in") != std::string::npos);
+  auto not_tune =
+      run_process({knightly_binary(), "query", "tune", "plain", "--db", dir.file("t.db")});
+  CHECK(not_tune.exit_code != 0);
+  CHECK(not_tune.err.find("tournament 'plain'") != std::string::npos);
+  CHECK(not_tune.err.find("is not a tune") != std::string::npos);
+  auto unknown =
+      run_process({knightly_binary(), "query", "tune", "nope", "--db", dir.file("t.db")});
+  CHECK(unknown.exit_code != 0);
+  CHECK(unknown.err.find("'nope'") != std::string::npos);
+  CHECK(unknown.err.find("no tournament") != std::string::npos);
 }
