@@ -1,7 +1,8 @@
 # The fastchess the benchmarks measure Knightly beside (sourced by scripts/bench-runner,
 # bench-demo and bench-workers; docs/performance.md). fastchess is built from a source tree the
 # user names in FASTCHESS_SRC, once per source: the cache is BUILD_DIR/fastchess/KEY, where KEY
-# is the tree's commit when it is a clean git checkout, and a hash of its files otherwise.
+# is the tree's commit when it is a clean git checkout, and a hash of its files otherwise
+# (FASTCHESS_CACHE names another cache directory: one build for several build directories).
 #
 #   source scripts/lib/fastchess.sh
 #   fastchess_build PROGRAM BUILD_DIR     sets FASTCHESS (the program) and FASTCHESS_ID
@@ -9,7 +10,7 @@
 #                                         FASTCHESS_SRC is missing, is not a fastchess tree,
 #                                         or its `make` fails
 #
-# Env: JOBS (make -j, default 2).
+# Env: JOBS (make -j, default 2), FASTCHESS_CACHE.
 
 # fastchess_key SRC: the commit of a clean git checkout whose top is SRC, else "files-" and
 # the SHA-256 of its files (build products left out).
@@ -39,7 +40,8 @@ fastchess_build() {
   fi
   local key cache dir
   key=$(fastchess_key "$src")
-  cache=$(mkdir -p "$build/fastchess" && cd "$build/fastchess" && pwd -P)
+  cache=${FASTCHESS_CACHE:-$build/fastchess}
+  cache=$(mkdir -p "$cache" && cd "$cache" && pwd -P)
   dir=$cache/$key
   if [ ! -x "$dir/fastchess" ]; then
     # Built in a copy (the user's tree is left as it was), renamed into place only when built.
