@@ -62,8 +62,6 @@ std::optional<Tournament> Store::tournament(std::int64_t id) const {
   return impl_->read_tournament(st);
 }
 
-namespace {
-
 std::int64_t insert_tournament(Database& db, const NewTournament& t) {
   Statement st(db,
                "INSERT INTO tournaments (name, kind, config_text, config_hash, seed, status, "
@@ -89,8 +87,6 @@ std::int64_t insert_tournament(Database& db, const NewTournament& t) {
   }
   return id;
 }
-
-}  // namespace
 
 Tournament Store::create_tournament(const NewTournament& t) {
   std::lock_guard lock(impl_->mutex);

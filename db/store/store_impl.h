@@ -125,6 +125,10 @@ std::int64_t insert_game_rows(Store::Impl& s, std::int64_t tournament_id,
                               const std::string* content_hash, std::int64_t worker_id,
                               const Claim* claim);
 
+// Inserts a tournament row (status running) inside the caller's transaction; returns its id.
+// Conflict when a live tournament has the name.
+std::int64_t insert_tournament(Database& db, const NewTournament& tournament);
+
 // The column list read_tournament() expects, in order.
 inline constexpr const char* kTournamentColumns =
     "id, name, kind, config_text, config_hash, seed, status, started_at, finished_at";

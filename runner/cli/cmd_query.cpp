@@ -12,6 +12,7 @@
 #include "runner/cli/query.h"
 #include "runner/cli/subcommand.h"
 #include "runner/cli/table.h"
+#include "runner/cli/test_list.h"
 #include "runner/config/choices.h"
 #include "runner/config/closest_name.h"
 #include "runner/config/config_toml.h"
@@ -40,6 +41,7 @@ struct QueryOptions {
   std::optional<double> elo0, elo1, alpha, beta;
   std::string model;
   bool merge_by_name = false;  // every identity of a name as one player (standings, h2h, ratings)
+  double speed_ratio = 1.5;    // query workers: a speed this far from the median is named
   bool help = false;
   // Where the command prints: the terminal, or a string for `knightly serve`'s JSON API.
   std::ostream* out = &std::cout;
@@ -229,6 +231,17 @@ const std::vector<QueryFlag>& query_flags() {
          q.model = v;
          return {};
        }},
+      {"--speed-ratio", "R",
+       "name a worker whose speed (nps, with a scaled time control) is more than R times away "
+       "from the median of its tournament's (default 1.5)",
+       "workers",
+       [](QueryOptions& q, const std::string& f, const std::string& v) -> Applied {
+         auto d = parse_double(f, v);
+         if (!d) return std::unexpected(d.error());
+         if (!(*d > 1)) return std::unexpected(f + ": '" + printable(v) + "' (a ratio above 1)");
+         q.speed_ratio = *d;
+         return {};
+       }},
   };
   return flags;
 }
@@ -250,7 +263,10 @@ constexpr QueryKind kKinds[] = {
     {"terminations", "how the games ended, by termination and reason"},
     {"health", "per engine: time losses, crashes, stalls, illegal moves and move latency"},
     {"sprt", "the SPRT figures of a two-engine tournament (the only SPRT unless --tournament)"},
-    {"workers", "the processes that played: state, tournament, games and what went wrong"},
+    {"workers",
+     "the processes that played: state, tournament, games, what went wrong and, with a scaled "
+     "time control, their speed"},
+    {"tests", "the test queue: state, games, Elo, LLR against its bounds, the engines' commits"},
 };
 
 bool applies(const QueryFlag& f, std::string_view kind) {
@@ -527,7 +543,9 @@ int query_h2h(const db::Store& store, const QueryOptions& q) {
 
 int query_engines(const db::Store& store, const QueryOptions& q) {
   Table t({"id", "name", "builtin", "command", "options", "uci_name", "uci_author", "sha256",
-           "first_seen", "games", "last_played"});
+           "first_seen", "games", "last_played", "repo", "commit"});
+  std::map<std::int64_t, db::EngineSourceRow> sources;  // engines built from source
+  for (auto& r : store.engine_sources()) sources[r.engine_id] = r;
   for (const auto& e : store.engines()) {
     if (!q.filter.engines.empty() && std::find(q.filter.engines.begin(), q.filter.engines.end(),
                                                e.info.name) == q.filter.engines.end())
@@ -536,7 +554,9 @@ int query_engines(const db::Store& store, const QueryOptions& q) {
                text_or_null(e.info.command), text_or_null(e.info.options),
                text_or_null(e.info.uci_name), text_or_null(e.info.uci_author),
                text_or_null(e.info.binary_sha256), cell(e.first_seen), cell((long long)e.games),
-               text_or_null(e.last_played)});
+               text_or_null(e.last_played),
+               sources.count(e.id) ? cell(sources[e.id].repo) : null_cell(),
+               sources.count(e.id) ? cell(sources[e.id].commit) : null_cell()});
   }
   return print(t, q, "engines");
 }
@@ -814,12 +834,21 @@ int query_workers(const db::Store& store, const QueryOptions& q) {
   std::map<std::int64_t, db::WorkerState> states;
   for (auto& w : store.worker_states()) states[w.id] = std::move(w);
   Table t({"id", "host", "pid", "state", "tournament", "started", "last_seen", "games", "crashes",
-           "time_losses", "illegal_moves", "superseded"});
+           "time_losses", "illegal_moves", "superseded", "nps", "tc_factor", "speed_note"});
+  // Speeds measured for a scaled time control (fishtest's); an outlier is named.
+  std::map<std::int64_t, db::WorkerSpeed> speeds;
+  std::map<std::int64_t, std::string> notes;
+  const auto measured = store.worker_speeds();
+  for (const auto& s : measured) speeds[s.worker_id] = s;
+  for (auto& [id, note] : speed_notes(measured, q.speed_ratio)) notes[id] = note;
   // A worker renews its leases every quarter of the lease (30 s unless --lease says): one not
   // seen for two minutes while its tournament runs has stopped, killed or cut off.
   constexpr std::int64_t kGoneMs = 120000;
   for (const auto& w : store.workers(q.filter)) {
     const db::WorkerState& s = states[w.id];
+    const auto measured_speed = speeds.find(w.id);
+    const db::WorkerSpeed* speed =
+        measured_speed == speeds.end() ? nullptr : &measured_speed->second;
     const char* state = "finished";
     if (s.leases_expired > 0)
       state = "lease lost";
@@ -833,7 +862,8 @@ int query_workers(const db::Store& store, const QueryOptions& q) {
                cell(state), text_or_null(tournaments), cell(w.identity.started_at),
                text_or_null(w.last_seen), cell((long long)w.games), cell((long long)w.crashes),
                cell((long long)w.time_losses), cell((long long)w.illegal_moves),
-               cell((long long)w.superseded)});
+               cell((long long)w.superseded), speed ? cell(speed->nps, 0) : null_cell(),
+               speed ? cell(speed->tc_factor, 3) : null_cell(), text_or_null(notes[w.id])});
   }
   return print(t, q, "workers");
 }
@@ -897,6 +927,7 @@ int dispatch(const db::Store& store, const std::string& what, const QueryOptions
     if (what == "health") return query_health(store, q);
     if (what == "sprt") return query_sprt(store, q);
     if (what == "workers") return query_workers(store, q);
+    if (what == "tests") return print(tests_table(store, q.filter.tournaments), q, "tests");
   } catch (const db::StoreException& e) {
     *q.err << "knightly: " << e.what() << "\n";
     return ExitError;
@@ -935,7 +966,7 @@ StoredMatch stored_match(const db::Store& store, const db::Tournament& t) {
 int cmd_query(Args& args) {
   if (args.empty()) {
     std::cerr << "knightly: query: which? tournaments, standings, games, h2h, engines, ratings, "
-                 "terminations, health, sprt, workers (knightly help query says more)\n";
+                 "terminations, health, sprt, workers, tests (knightly help query says more)\n";
     return ExitError;
   }
   std::string what = args.take();

@@ -10,6 +10,7 @@
 #include "runner/cli/interval_report.h"
 #include "runner/cli/progress.h"
 #include "runner/cli/signals.h"
+#include "runner/cli/sprt_command.h"
 #include "runner/cli/subcommand.h"
 #include "runner/config/config_toml.h"
 #include "runner/config/config_validate.h"
@@ -54,6 +55,8 @@ std::expected<bool, std::string> worker_flag(const std::string& flag, Args& args
     options.perf_stats = true;
   } else if (flag == "--log-dir") {
     options.log_dir = std::get<std::string>(*v);
+  } else if (flag == "--cache") {  // engines built from source (runner/source/source_cache.h)
+    options.source_cache = std::get<std::string>(*v);
   } else if (flag == "--lease") {
     const double s = std::get<double>(*v);
     if (s < 0.2)
@@ -158,25 +161,42 @@ int cmd_play(Args& args) {
   return code == ExitH0 || code == ExitUndecided ? ExitOk : code;
 }
 
-int cmd_sprt(Args& args) {
+std::expected<SprtCommand, std::string> parse_sprt_command(Args& args) {
+  SprtCommand command;
   std::string new_spec, base_spec, tc, book;
   std::optional<int> depth, random_plies;
   std::optional<std::uint64_t> nodes;
-  int max_games = 20000;
   bool named = false;
-  Config config;
+  Config& config = command.config;
   config.sprt.enabled = true;
-  RunOptions options;
+  RunOptions& options = command.options;
   options.kind = db::TournamentKind::Sprt;
   while (!args.empty()) {
     std::string a = args.take();
     auto worker = worker_flag(a, args, options);
-    if (!worker) return usage_error("sprt: " + worker.error());
+    if (!worker) return std::unexpected("sprt: " + worker.error());
     if (*worker) continue;
+    // The queue's own options (cmd_submit.cpp): how the test is queued, not what it is.
+    if (a == "--submit") {
+      command.submit = true;
+      continue;
+    }
+    if (a == "--priority" || a == "--submitter") {
+      auto v = args.value(a);
+      if (!v) return std::unexpected("sprt: " + v.error());
+      if (a == "--submitter") {
+        command.submitter = *v;
+        continue;
+      }
+      auto n = parse_int(a, *v, -1000000, 1000000);
+      if (!n) return std::unexpected("sprt: " + n.error());
+      command.priority = static_cast<int>(*n);
+      continue;
+    }
     const MatchKey* key = key_by_knightly(a, CommandSprt);
-    if (!key) return usage_error("sprt: unknown option '" + a + "' (knightly sprt --help)");
+    if (!key) return std::unexpected("sprt: unknown option '" + a + "' (knightly sprt --help)");
     auto v = flag_value(*key, a, args);
-    if (!v) return usage_error("sprt: " + v.error());
+    if (!v) return std::unexpected("sprt: " + v.error());
     if (!(key->custom & CustomSprt)) {
       key->apply(config, *v);
       named = named || key->role == Role::Name;
@@ -197,31 +217,32 @@ int cmd_sprt(Args& args) {
     } else if (a == "--random-plies") {
       random_plies = static_cast<int>(std::get<std::int64_t>(*v));
     } else if (a == "--max-games") {
-      max_games = static_cast<int>(std::get<std::int64_t>(*v));
+      command.max_games = static_cast<int>(std::get<std::int64_t>(*v));
     }
   }
   if (new_spec.empty() || base_spec.empty())
-    return usage_error("sprt: both --new SPEC and --base SPEC are required");
+    return std::unexpected("sprt: both --new SPEC and --base SPEC are required");
 
   for (auto [spec, label] : {std::pair{new_spec, "New"}, std::pair{base_spec, "Base"}}) {
     auto e = parse_engine_spec(spec);
     if (!e)
-      return usage_error("sprt: --" + std::string(label == std::string("New") ? "new" : "base") +
-                         ": " + e.error().to_string());
+      return std::unexpected("sprt: --" +
+                             std::string(label == std::string("New") ? "new" : "base") + ": " +
+                             e.error().to_string());
     // fishtest's convention: the figures are New's against Base unless the spec names them.
     if (spec.find("name=") == std::string::npos) e->name = label;
     config.engines.push_back(*e);
   }
   if (!tc.empty()) {
     auto t = parse_time_control(tc);
-    if (!t) return usage_error("sprt: --tc: " + t.error());
+    if (!t) return std::unexpected("sprt: --tc: " + t.error());
     config.tournament.defaults.tc = *t;
   }
   config.tournament.defaults.depth = depth;
   config.tournament.defaults.nodes = nodes;
   if (tc.empty() && !depth && !nodes)
-    return usage_error("sprt: give a limit: --tc TC, --depth N or --nodes N");
-  config.tournament.rounds = (max_games + 1) / 2;
+    return std::unexpected("sprt: give a limit: --tc TC, --depth N or --nodes N");
+  config.tournament.rounds = (command.max_games + 1) / 2;
   config.tournament.games_per_encounter = 2;
   config.tournament.repeat = true;
   if (!book.empty()) {
@@ -240,12 +261,22 @@ int cmd_sprt(Args& args) {
   // The same command plays the same openings, in any database: a gate is reproducible.
   if (!config.tournament.seed)
     config.tournament.seed = std::stoull(digest.substr(0, 15), nullptr, 16) | 1;
-  if (auto e = validate_config(config)) return usage_error("sprt: " + e->to_string());
+  if (auto e = validate_config(config)) return std::unexpected("sprt: " + e->to_string());
+  return command;
+}
+
+int cmd_sprt(Args& args) {
+  const std::vector<std::string> words = args.rest();
+  auto command = parse_sprt_command(args);
+  if (!command) return usage_error(command.error());
+  if (command->submit) return submit_sprt(*command, words);
+  const Config& config = command->config;
   std::cout << "SPRT '" << config.tournament.name << "': " << config.engines[0].name << " vs "
             << config.engines[1].name << ", elo0 " << config.sprt.elo0 << ", elo1 "
             << config.sprt.elo1 << ", alpha " << config.sprt.alpha << ", beta " << config.sprt.beta
-            << " (" << choice_name(config.sprt.model) << "), at most " << max_games << " games\n";
-  return run_and_report(config, options);
+            << " (" << choice_name(config.sprt.model) << "), at most " << command->max_games
+            << " games\n";
+  return run_and_report(config, command->options);
 }
 
 }  // namespace knightly::runner

@@ -7,6 +7,7 @@
 
 #include "db/store/store.h"
 #include "runner/cli/serve_api.h"
+#include "runner/cli/serve_tests.h"
 #include "runner/cli/subcommand.h"
 #include "runner/run/run_options.h"
 #include "runner/serve/endpoint.h"
@@ -87,12 +88,15 @@ int cmd_serve(Args& args) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   ServeApi api(*store, s->api);
+  TestsSite tests(*store, s->api.title);  // /tests: the test queue
   serve::ServerOptions options;
   options.host = endpoint->host;
   options.port = endpoint->port;
   options.threads = s->threads;
-  auto server = serve::HttpServer::start(
-      options, [&api](const serve::Request& request) { return api.handle(request); });
+  auto server = serve::HttpServer::start(options, [&api, &tests](const serve::Request& request) {
+    if (auto answer = tests.handle(request)) return std::move(*answer);
+    return api.handle(request);
+  });
   if (!server) {
     std::cerr << "knightly: serve: " << server.error() << "\n";
     return ExitError;
@@ -102,6 +106,9 @@ int cmd_serve(Args& args) {
               << ", not a loopback address: whoever reaches it can read the whole database\n";
   std::cout << "knightly: serve: http://" << (*server)->address() << "/ (database " << s->db
             << ", read-only); Ctrl-C stops" << std::endl;
+  if (s->api.filter.tournaments.empty() && !store->tests().empty())
+    std::cout << "knightly: serve: the test queue: http://" << (*server)->address() << "/tests"
+              << std::endl;
   int signal = 0;
   sigwait(&stop_signals, &signal);
   (*server)->stop();

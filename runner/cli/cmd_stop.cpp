@@ -5,15 +5,19 @@
 
 #include "db/store/store.h"
 #include "runner/cli/subcommand.h"
+#include "runner/cli/work_control.h"
 #include "runner/run/run_options.h"
 
 namespace knightly::runner {
 
 int cmd_stop(Args& args) {
   std::string db = "knightly.db", name;
+  bool all = false;
   while (!args.empty()) {
     std::string a = args.take();
-    if (a == "--db") {
+    if (a == "--all") {
+      all = true;
+    } else if (a == "--db") {
       auto v = args.value(a);
       if (!v) {
         std::cerr << "knightly: stop: " << v.error() << "\n";
@@ -30,8 +34,9 @@ int cmd_stop(Args& args) {
       return ExitError;
     }
   }
-  if (name.empty()) {
-    std::cerr << "knightly: stop: which tournament? (knightly stop NAME [--db PATH])\n";
+  if (name.empty() == !all) {
+    std::cerr << "knightly: stop: which tournament? (knightly stop NAME [--db PATH], or --all "
+                 "for every `knightly work`)\n";
     return ExitError;
   }
   db::StoreOptions so;
@@ -47,6 +52,7 @@ int cmd_stop(Args& args) {
     std::cerr << "knightly: " << store.error().message << "\n";
     return ExitError;
   }
+  if (all) return stop_all_workers(*store);
   try {
     auto t = store->find_tournament(name);
     if (!t) {

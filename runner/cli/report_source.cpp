@@ -156,7 +156,7 @@ std::string report_document(const db::Store& store, const ReportOptions& options
   for (const auto& t : filter.tournaments) w.value(t);
   w.end_array().end_object();
   w.key("games_total").value(total);
-  for (const char* what : {"standings", "ratings", "h2h", "terminations", "health"})
+  for (const char* what : {"standings", "ratings", "h2h", "terminations", "health", "workers"})
     w.key(what).raw(query_json(store, what, filter));
   w.key("match");
   if (auto m = match_section(store, filter, total))

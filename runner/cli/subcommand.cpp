@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "runner/cli/query.h"
+#include "runner/cli/sprt_command.h"
+#include "runner/cli/work_control.h"
 #include "runner/config/match_schema.h"
 #include "runner/run/run_options.h"
 
@@ -15,7 +17,7 @@
 namespace knightly::runner {
 namespace {
 
-constexpr std::array<Subcommand, 9> kSubcommands{{
+constexpr std::array<Subcommand, 11> kSubcommands{{
     {"run", cmd_run,
      "CONFIG.toml [--db PATH|postgresql://...] [--pgn PATH] [--quiet] [--restart]\n"
      "    [--concurrency N] [--log-dir DIR] [--lease SECONDS] [--on-stop finish|abandon]",
@@ -27,11 +29,22 @@ constexpr std::array<Subcommand, 9> kSubcommands{{
     {"sprt", cmd_sprt,
      "--new SPEC --base SPEC [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]\n"
      "    [--tc TC | --depth N | --nodes N] [--book FILE] [--concurrency N]\n"
-     "    [--db PATH] [--max-games N] [--seed N] [--random-plies N] [--name NAME]",
-     [] { return schema_help(CommandSprt); }},
-    {"stop", cmd_stop, "NAME [--db PATH]   every worker of NAME finishes its game and exits"},
+     "    [--db PATH] [--max-games N] [--seed N] [--random-plies N] [--name NAME]\n"
+     "    [--reference-nps N] [--cache DIR] [--submit [--priority N]]",
+     [] { return schema_help(CommandSprt) + queue_option_lines(); }},
+    {"submit", cmd_submit,
+     "CONFIG.toml | --new SPEC --base SPEC [sprt's options] [--db PATH|URL]\n"
+     "    [--priority N] [--submitter NAME]   queue a test for `knightly work`",
+     submit_options},
+    {"work", cmd_work,
+     "[--db PATH|URL] [--concurrency N] [--cache DIR] [--until-empty] [--quiet]\n"
+     "    play the queued tests, the one that needs games most first",
+     work_options},
+    {"stop", cmd_stop,
+     "NAME | --all [--db PATH]   every worker of NAME (--all: every `knightly work`)\n"
+     "    finishes its game and exits"},
     {"query", cmd_query,
-     "tournaments|standings|games|h2h|engines|ratings|terminations|health|sprt|workers\n"
+     "tournaments|standings|games|h2h|engines|ratings|terminations|health|sprt|workers|tests\n"
      "    [--db PATH] [--format table|csv|json] [filters]\n"
      "    (knightly query KIND --help: what KIND shows and the filters it takes)",
      query_options},

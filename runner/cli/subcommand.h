@@ -15,6 +15,8 @@ namespace knightly::runner {
 int cmd_run(Args& args);
 int cmd_play(Args& args);
 int cmd_sprt(Args& args);
+int cmd_submit(Args& args);
+int cmd_work(Args& args);
 int cmd_stop(Args& args);
 int cmd_query(Args& args);
 int cmd_import(Args& args);

@@ -18,6 +18,20 @@
 
 namespace knightly::runner {
 
+// An engine built from its source (docs/regression-testing.md): `ref` of the git repository
+// `repo`, built in `subdir` by `build` (its words exec'd, {exe} replaced by the path the program
+// must be written to). Parsed by engine_source.h from the TOML keys and the engine words
+// repo=, ref=, build=, subdir=, bench=; `commit` is filled in by the run that resolves `ref`.
+struct EngineSource {
+  std::string repo;  // a local path (relative to the config's directory) or a URL git fetches
+  std::string ref;   // a commit, branch or tag
+  std::string build = "make -j EXE={exe}";  // OpenBench's convention
+  std::string subdir;                       // where the build runs, inside the repository
+  std::optional<std::uint64_t> bench;       // the bench node count; else the commit's "Bench: N"
+  std::string commit;                       // `ref` resolved once per test (full SHA-1)
+  bool operator==(const EngineSource&) const = default;
+};
+
 struct EngineConfig {
   std::string name;
   // UCI subprocess (builtin == false): argv[0] = command, then args; exec'd directly.
@@ -31,6 +45,8 @@ struct EngineConfig {
   Protocol protocol = Protocol::Uci;
   bool restart = false;  // a new process before every game (fastchess/cutechess restart=on)
   bool ponder = false;   // think on the opponent's time (cutechess's `ponder`)
+  // Built from source: `command` is empty until the run has built it.
+  std::optional<EngineSource> source;
   bool operator==(const EngineConfig&) const = default;
 };
 
@@ -115,6 +131,9 @@ struct TournamentConfig {
   PlayerTimeouts timeouts;
   // fastchess's -check-mate-pvs: a mate score's PV must end in mate (a warning otherwise).
   bool check_mate_pvs = false;
+  // fishtest's scaling: each worker multiplies the time controls by reference_nps / its own
+  // nps (the bench of the last engine, the base of a test); 0 = not scaled.
+  double reference_nps = 0;
   bool operator==(const TournamentConfig&) const = default;
 };
 

@@ -13,6 +13,7 @@
 #include "runner/config/config_paths.h"
 #include "runner/config/config_validate.h"
 #include "runner/config/engine_ladder.h"
+#include "runner/config/engine_source.h"
 #include "runner/config/match_schema.h"
 #include "runner/config/variant.h"
 #include "runner/match/time_control.h"
@@ -437,6 +438,17 @@ class TomlParser {
     keys.insert(keys.end(), {"protocol", "ladder"});
     check_keys(t, p, keys);
     EngineConfig e;
+    // repo, ref, build, subdir, bench: an engine built from its source (engine_source.h).
+    for (std::string_view key : source_keys()) {
+      const toml::node* node = t.get(key);
+      if (!node) continue;
+      const std::string path = p + "." + std::string(key);
+      const std::string value = key == "bench" && node->is_integer()
+                                    ? std::to_string(node->as_integer()->get())
+                                    : str(t, key, path).value_or("");
+      if (auto problem = apply_source_key(key, value, e))
+        fail(where_of(node->source()), path, *problem);
+    }
     e.name = required(str(t, "name", p + ".name"), t, p, "name");
     if (e.name.empty()) fail(where_[p + ".name"], p + ".name", "name must not be empty");
     e.command = str(t, "command", p + ".command").value_or("");

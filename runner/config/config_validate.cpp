@@ -9,6 +9,7 @@
 #include "engine/search/search.h"
 #include "engine/uci/options.h"
 #include "runner/config/closest_name.h"
+#include "runner/config/engine_source.h"
 #include "runner/config/variant.h"
 #include "runner/match/time_control.h"
 
@@ -112,9 +113,11 @@ std::optional<ConfigError> validate_config(const Config& config) {
       return error(key + ".name", "missing name: every engine needs a unique name");
     if (auto problem = control_character_in("engine name", e.name))
       return error(key + ".name", *problem);
-    if (!e.builtin && e.command.empty())
+    if (auto problem = check_engine_source(e)) return error(key + ".repo", *problem);
+    if (!e.builtin && e.command.empty() && !e.source)
       return error(key, "engine '" + e.name +
-                            "' has neither 'command' (a UCI program) nor 'builtin = true'");
+                            "' has neither 'command' (a UCI program), 'builtin = true' nor "
+                            "'repo' and 'ref' (its source)");
     if (e.builtin && !e.command.empty())
       return error(key + ".command",
                    "engine '" + e.name + "' has both 'command' and 'builtin = true'");

@@ -8,6 +8,7 @@
 #include "runner/config/closest_name.h"
 #include "runner/config/config_paths.h"
 #include "runner/config/config_validate.h"
+#include "runner/config/engine_source.h"
 #include "runner/config/match_schema.h"
 #include "runner/match/time_control.h"
 
@@ -218,6 +219,8 @@ std::optional<std::string> apply_engine_word(std::string_view word, EngineConfig
     if (auto v = parse_value(*engine_row(key), value); !v) return "restart: " + v.error();
     // cutechess's auto lets the engine decide; a UCI engine never asks, so auto is off.
     e.restart = value == "on";
+  } else if (is_source_key(key)) {
+    return apply_source_key(key, value, e);  // repo=, ref=, build=, subdir=, bench=
   } else if (auto why = unsupported(key)) {
     return *why;
   } else {
@@ -227,6 +230,7 @@ std::optional<std::string> apply_engine_word(std::string_view word, EngineConfig
 }
 
 void default_engine_name(EngineConfig& e) {
+  if (e.name.empty() && e.source) e.name = source_engine_name(*e.source);
   if (e.name.empty() && !e.command.empty())
     e.name = std::filesystem::path(e.command).filename().string();
 }
@@ -270,7 +274,9 @@ std::expected<EngineConfig, ConfigError> parse_engine_spec(std::string_view spec
       if (auto problem = apply_engine_word(w, e)) return fail(*problem);
   }
   default_engine_name(e);
-  if (!e.builtin && e.command.empty()) return fail("needs a path, cmd=PATH or builtin=NAME");
+  if (auto problem = check_engine_source(e)) return fail(*problem);
+  if (!e.builtin && e.command.empty() && !e.source)
+    return fail("needs a path, cmd=PATH, builtin=NAME or repo=... ref=...");
   if (e.builtin && !e.command.empty())
     return fail("give either cmd=PATH or builtin=NAME, not both");
   if (e.builtin)

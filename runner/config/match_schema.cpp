@@ -134,6 +134,31 @@ const MatchKey kSchema[] = {
    .placeholder = "NAME",
    .meaning = "An in-process knightly-engine configuration instead of a program.",
    .role = Role::Match, .custom = CustomToml | CustomFlag},
+  // An engine built from its source (engine_source.h parses these five for every front end).
+  {.toml = "engine.repo", .flag = "-engine", .word = "repo", .type = T::Text,
+   .placeholder = "PATH_OR_URL",
+   .meaning = "Built from its source instead of a program: the git repository (a path, relative "
+              "to the config's directory, or a URL git fetches); with ref=.",
+   .role = Role::Match, .custom = CustomToml | CustomFlag},
+  {.toml = "engine.ref", .flag = "-engine", .word = "ref", .type = T::Text,
+   .placeholder = "COMMIT_OR_BRANCH",
+   .meaning = "The commit, branch or tag of repo= to build: resolved to a commit once per test, "
+              "stored with every game.",
+   .role = Role::Match, .custom = CustomToml | CustomFlag},
+  {.toml = "engine.build", .flag = "-engine", .word = "build", .type = T::Text,
+   .placeholder = "COMMAND", .fallback = "make -j EXE={exe}",
+   .meaning = "How repo= is built: words exec'd in the repository (or subdir=), {exe} replaced by "
+              "where the program must go (OpenBench's convention).",
+   .role = Role::Match, .custom = CustomToml | CustomFlag},
+  {.toml = "engine.subdir", .flag = "-engine", .word = "subdir", .type = T::Text,
+   .placeholder = "DIR", .fallback = "the repository's top",
+   .meaning = "Where the build runs, inside the repository.", .role = Role::Match,
+   .custom = CustomToml | CustomFlag},
+  {.toml = "engine.bench", .flag = "-engine", .word = "bench", .type = T::Integer, .min = 1,
+   .max = std::numeric_limits<std::int64_t>::max(), .fallback = "the commit message's Bench: N",
+   .meaning = "The node count the built engine's bench must print; another count refuses the "
+              "test, naming both.",
+   .role = Role::Match, .custom = CustomToml | CustomFlag},
   {.toml = "engine.tc", .flag = "-engine", .word = "tc", .type = T::Text, .placeholder = "TC",
    .meaning = "The time control, moves/time+increment (time in seconds or m:ss), or inf.",
    .cutechess = differs("also hourglass (hg), refused here"), .fastchess = same,
@@ -347,6 +372,13 @@ const MatchKey kSchema[] = {
    .meaning = "A mate score's PV must end in mate; otherwise a warning in fastchess's words.",
    .fastchess = same,
    .apply = [](Config& c, const Value& v) { c.tournament.check_mate_pvs = B(v); }},
+  {.toml = "tournament.reference_nps", .knightly = "--reference-nps", .commands = CommandSprt,
+   .type = T::Number, .min = 1, .max = std::numeric_limits<std::int64_t>::max(),
+   .placeholder = "NPS", .fallback = "none (not scaled)",
+   .meaning = "fishtest's scaling: each worker benches the last engine (a test's base) and "
+              "multiplies every time control by reference_nps / its nps.",
+   .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tournament.reference_nps = D(v); }},
 
   // ---------------------------------------------------------------- openings
   {.toml = "openings.file", .flag = "-openings", .word = "file", .knightly = "--book",
@@ -699,6 +731,10 @@ const MatchKey kSchema[] = {
   {.knightly = "--log-dir", .commands = kAll, .type = T::Text, .placeholder = "DIR",
    .meaning = "One log per engine: DIR/NAME.log and NAME.stderr.log.",
    .custom = CustomFlag | CustomSprt},
+  {.knightly = "--cache", .commands = kAll, .type = T::Text, .placeholder = "DIR",
+   .fallback = "$KNIGHTLY_CACHE, else ~/.cache/knightly",
+   .meaning = "Where engines built from source are fetched and built, each kept for later runs.",
+   .custom = CustomFlag | CustomSprt},
   {.knightly = "--lease", .commands = kAll, .type = T::Number, .placeholder = "SECONDS",
    .fallback = "30",
    .meaning = "How long a claimed pair stays this worker's without a heartbeat (at least 0.2).",
@@ -887,7 +923,10 @@ std::string expected_text(const MatchKey& k) {
     case T::Unsigned:
       return "an integer in [0, 18446744073709551615]";
     case T::Number:
-      return "a number";
+      if (k.max <= k.min) return "a number";
+      if (k.max == std::numeric_limits<std::int64_t>::max())
+        return "a number >= " + std::to_string(k.min);
+      return "a number in [" + std::to_string(k.min) + ", " + std::to_string(k.max) + "]";
     case T::Boolean:
     case T::Flag:
       return "true or false";
@@ -910,8 +949,12 @@ std::expected<Value, std::string> check_value(const MatchKey& k, Value v) {
       return std::unexpected("value " + std::to_string(i) + " is out of range [" +
                              std::to_string(k.min) + ", " + std::to_string(k.max) + "]");
   }
-  if (k.type == T::Number && !std::isfinite(std::get<double>(v)))
-    return std::unexpected("expected a finite number");
+  if (k.type == T::Number) {
+    const double d = std::get<double>(v);
+    if (!std::isfinite(d)) return std::unexpected("expected a finite number");
+    if (k.max > k.min && (d < double(k.min) || d > double(k.max)))
+      return std::unexpected("value " + number(d) + " is not " + expected_text(k));
+  }
   return v;
 }
 
@@ -941,7 +984,7 @@ std::expected<Value, std::string> parse_value(const MatchKey& k, std::string_vie
       auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
       if (t.empty() || ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v))
         return std::unexpected("'" + t + "' is not a number");
-      return v;
+      return check_value(k, v);
     }
     case T::Boolean:
     case T::Flag:
@@ -976,6 +1019,7 @@ std::string match_identity(const Config& config) {
   out << "variant = " << quoted(choice_name(t.variant)) << "\n";
   out << "noswap = " << flag_text(!t.swap_sides) << "\n";
   out << "reverse = " << flag_text(t.reverse_sides) << "\n";
+  if (t.reference_nps > 0) out << "reference_nps = " << number(t.reference_nps) << "\n";
   limits_lines(out, t.defaults);
 
   out << "\n[adjudication]\n";
@@ -1025,7 +1069,16 @@ std::string match_identity(const Config& config) {
     if (e.builtin) {
       out << "builtin = true\n";
     } else {
-      out << "command = " << quoted(e.command) << "\n";
+      if (e.source) {
+        // Its source, not the program a worker builds from it (whose path is the worker's).
+        const EngineSource& s = *e.source;
+        out << "repo = " << quoted(s.repo) << "\nref = " << quoted(s.ref) << "\n";
+        out << "build = " << quoted(s.build) << "\n";
+        if (!s.subdir.empty()) out << "subdir = " << quoted(s.subdir) << "\n";
+        if (s.bench) out << "bench = " << *s.bench << "\n";
+      } else {
+        out << "command = " << quoted(e.command) << "\n";
+      }
       if (!e.args.empty()) {
         out << "args = [";
         for (std::size_t i = 0; i < e.args.size(); ++i) out << (i ? ", " : "") << quoted(e.args[i]);
@@ -1143,6 +1196,7 @@ std::string schema_help(Command command) {
     out +=
         "  Engine words (-engine, -each): cmd= name= dir= arg= args= option.NAME= env.NAME=\n"
         "    proto= tc= st= timemargin= depth= plies= nodes= restart= ponder builtin=\n"
+        "    repo= ref= build= subdir= bench= (an engine built from its source)\n"
         "  Every option of cutechess-cli and fastchess, and what Knightly does with it: "
         "docs/cli.md.\n";
   return out;

@@ -27,7 +27,7 @@ enum class ValueType {
   Flag,      // an option without a value (-recover): true when present
   Integer,   // [min, max]
   Unsigned,  // a 64-bit seed, [0, 2^64 - 1]
-  Number,    // a finite double
+  Number,    // a finite double; in [min, max] when max > min
   Boolean,   // true | false
   Text,      // any text (a path, a name)
   Choice,    // one word of `choices`
@@ -80,7 +80,7 @@ struct MatchKey {
   std::string_view knightly{};
   unsigned commands = 0;
   ValueType type = ValueType::Text;
-  std::int64_t min = 0, max = 0;                           // Integer
+  std::int64_t min = 0, max = 0;                           // Integer; Number when max > min
   const std::vector<std::string>& (*choices)() = nullptr;  // Choice
   std::string_view placeholder{};  // "N", "FILE"... in usage lines ("" = from the type)
   std::string_view fallback{};     // the default, as text ("" = none)

@@ -10,6 +10,7 @@
 #include "runner/config/closest_name.h"
 #include "runner/config/config_paths.h"
 #include "runner/config/config_validate.h"
+#include "runner/config/engine_source.h"
 #include "runner/config/match_schema.h"
 #include "runner/config/variant.h"
 
@@ -531,7 +532,8 @@ class FlagParser {
     }
     const Dialect line = dialect();  // every option and engine word has been seen
     out_.dialect = line;
-    for (auto& e : engines) {
+    for (std::size_t i = 0; i < engines.size(); ++i) {
+      EngineConfig& e = engines[i];
       // fastchess names an engine after its program without the extension.
       if (line == Dialect::Fastchess && e.name.empty() && !e.command.empty()) {
         default_engine_name(e);
@@ -539,6 +541,8 @@ class FlagParser {
           e.name = e.name.substr(0, dot);
       }
       default_engine_name(e);
+      if (auto problem = check_engine_source(e))
+        fail("-engine #" + std::to_string(i + 1), *problem);
       c.engines.push_back(std::move(e));
     }
 

@@ -124,6 +124,7 @@ std::optional<int> exit_code_of(const std::string& d) {
   if (d.starts_with("sprt: undecided")) return ExitUndecided;
   if (d.starts_with("complete:")) return ExitOk;
   if (d.starts_with("stopped:")) return d.find("LLR") != std::string::npos ? ExitUndecided : ExitOk;
+  if (d.starts_with("failed:")) return ExitError;  // engines from source: run_sources.h
   return std::nullopt;
 }
 

@@ -9,6 +9,7 @@
 //   "sprt: undecided at max games (LLR 1.20, bounds -2.94 2.94) after ..."
 //   "complete: all 120 games played"
 //   "stopped: knightly stop after 57 of 120 games" (an SPRT adds its LLR)
+//   "failed: the build of REPO at COMMIT failed ..." (engines from source: run_sources.h)
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,8 +51,9 @@ struct DecidedSprt {
 std::optional<DecidedSprt> decided_sprt(const stats::SprtConfig& sprt, const std::string& decision);
 
 // The gate's exit code for a stored decision: 0 (H1, complete, a stopped run), 1 (H0), 3 (SPRT
-// undecided or stopped before deciding). nullopt for a text this version does not know
-// (a tournament finished before decisions were stored).
+// undecided or stopped before deciding), 2 (failed: its engines could not be built or benched).
+// nullopt for a text this version does not know (a tournament finished before decisions were
+// stored).
 std::optional<int> exit_code_of(const std::string& decision);
 
 }  // namespace knightly::runner

@@ -18,6 +18,7 @@
 #include "runner/players/player_factory.h"
 #include "runner/run/decision.h"
 #include "runner/run/heartbeat.h"
+#include "runner/run/run_sources.h"
 #include "runner/run/worker_identity.h"
 #include "runner/tablebase/fathom_prober.h"
 
@@ -43,20 +44,6 @@ EngineLimits effective_limits(const EngineConfig& e, const EngineLimits& default
   return l;
 }
 
-// The units of work: the schedule's games grouped by (round, pair), in schedule order. The
-// games of a pair are consecutive in the schedule.
-std::vector<db::PairSlot> pair_slots(const Schedule& schedule) {
-  std::vector<db::PairSlot> slots;
-  for (const auto& g : schedule.games()) {
-    if (!slots.empty() && slots.back().round == g.id.round && slots.back().pair == g.id.pair) {
-      ++slots.back().games;
-      continue;
-    }
-    slots.push_back({g.id.round, g.id.pair, 1, g.id.index});
-  }
-  return slots;
-}
-
 // "2026-11-21T23:59:00.123Z" (or without the fraction) as seconds since the epoch; 0 if unreadable.
 std::time_t parse_iso_utc(const std::string& text) {
   std::tm tm{};
@@ -74,6 +61,18 @@ std::string game_label(const ScheduledGame& sg, const Config& config) {
 }
 
 }  // namespace
+
+std::vector<db::PairSlot> pair_slots(const Schedule& schedule) {
+  std::vector<db::PairSlot> slots;
+  for (const auto& g : schedule.games()) {
+    if (!slots.empty() && slots.back().round == g.id.round && slots.back().pair == g.id.pair) {
+      ++slots.back().games;
+      continue;
+    }
+    slots.push_back({g.id.round, g.id.pair, 1, g.id.index});
+  }
+  return slots;
+}
 
 std::string describe_config_change(const std::string& before, const std::string& after) {
   auto a = split_lines(before), b = split_lines(after);
@@ -242,6 +241,7 @@ bool Run::prepare() {
 
   if (control.status == db::TournamentStatus::Aborted)
     store.set_tournament_status(t.id, db::TournamentStatus::Running);
+  if (has_sources(config_) && !prepare_sources(t.id)) return false;
   if (stored > 0 && std::size_t(stored) < schedule_->total())
     observer_.on_message("Resuming tournament '" + t.name + "': " + std::to_string(stored) +
                          " of " + std::to_string(schedule_->total()) + " games already played");
@@ -286,6 +286,29 @@ bool Run::prepare() {
     }
     if (auto r = epd_->rebuild(store, t.id); !r) return fail(Failure::Output, r.error()), false;
   }
+  return true;
+}
+
+bool Run::prepare_sources(std::int64_t id) {
+  SourceCache cache(options_.source_cache.empty() ? SourceCache::default_root()
+                                                  : std::filesystem::path(options_.source_cache),
+                    [this] { return stop_.stopping(); });
+  auto prepared = runner::prepare_sources(
+      config_, *store_, id, cache, [this](const std::string& line) { observer_.on_message(line); },
+      [this] { return stop_.stopping(); });
+  if (!prepared) {
+    const std::string& why = prepared.error().message;
+    if (prepared.error().kind == SourceError::Kind::Refused) {
+      // The test's own sources: it is over for every worker, with the reason as its decision.
+      summary_.test_refused = true;
+      store_->finish_tournament(id, db::TournamentStatus::Finished, failed_decision(why));
+    } else {
+      summary_.sources_unavailable = true;
+    }
+    fail(Failure::Setup, why);
+    return false;
+  }
+  if (prepared->nps) store_->set_worker_speed(worker_id_, id, *prepared->nps, prepared->tc_factor);
   return true;
 }
 
@@ -334,7 +357,17 @@ void Run::game_thread() noexcept {
         play_pair(players, *r.claim);
       } else if (r.status == db::ClaimStatus::Busy) {
         // Every free pair is in play: one may be given back or expire, or the last ones be
-        // stored by other workers (the run is then over).
+        // stored by other workers (the run is then over). A queue's worker goes to another
+        // test instead when one wants it.
+        if (options_.other_work && options_.other_work()) {
+          {
+            std::lock_guard lock(mutex_);
+            moved_on_ = true;
+          }
+          stop_.request(StopLevel::Drain);
+          work_cv_.notify_all();
+          break;
+        }
         wait_for_work(busy++);
       } else if (r.status == db::ClaimStatus::Exhausted) {
         decide_exhausted();
@@ -786,6 +819,9 @@ void Run::report() {
     } else {
       summary_.exit_code = ExitOk;
     }
+  } else if (moved_on_ && signal == 0) {
+    summary_.moved_on = true;  // to another test: this one goes on without us
+    summary_.exit_code = ExitOk;
   } else {
     summary_.interrupted = true;
     summary_.exit_code = signal == SIGTERM ? ExitTerminated : ExitInterrupted;

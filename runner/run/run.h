@@ -66,6 +66,8 @@ class Run {
   using Players = std::vector<std::unique_ptr<Player>>;
 
   bool prepare();
+  // Engines from source and this worker's speed (run_sources.h), for tournament `id`.
+  bool prepare_sources(std::int64_t id);
   void play();
   void report();
 
@@ -126,7 +128,13 @@ class Run {
   bool resumable_ = true;
   int later_errors_ = 0;
   std::string decision_;
+  bool moved_on_ = false;  // options_.other_work said to go (under mutex_)
 };
+
+// The units of work: the schedule's games grouped by (round, pair), in schedule order (the
+// games of a pair are consecutive in the schedule). Every worker records them at start;
+// `knightly submit` records a queued test's at once.
+std::vector<db::PairSlot> pair_slots(const Schedule& schedule);
 
 // Lines of `before` and `after` that differ, as "- old" / "+ new" (for a changed config).
 std::string describe_config_change(const std::string& before, const std::string& after);

@@ -3,6 +3,7 @@
 // run`, `knightly play` and `knightly sprt`.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,12 @@ struct RunOptions {
   // How long a claimed pair stays this worker's without a heartbeat; a worker that dies is
   // replaced on its pair after this long. The heartbeat renews every lease / 4.
   std::chrono::milliseconds lease{30000};
+  // knightly work: asked when every free pair is in play elsewhere; true (another test wants
+  // this worker) ends the run there, its pairs left to the others, instead of waiting for them.
+  std::function<bool()> other_work;
+  // Where engines built from their source are fetched and built; "" = the default
+  // (runner/source/source_cache.h: $KNIGHTLY_CACHE, ~/.cache/knightly).
+  std::string source_cache;
 };
 
 // One engine that could not be restarted during the run: its games were lost by forfeit.
@@ -78,6 +85,12 @@ struct RunSummary {
   std::vector<EngineFailure> engine_failures;
   std::string error;       // what ended the run with ExitError ("" otherwise)
   bool resumable = false;  // the error is one that running the same command again may cure
+  // Engines from source: the test was ended by them (a ref naming nothing, a failing build, a
+  // bench that differs; decided "failed: ..." for every worker), or this machine could not
+  // prepare them (git missing, a repository it cannot reach): the test stays open for others.
+  bool test_refused = false;
+  bool sources_unavailable = false;
+  bool moved_on = false;  // ended by other_work: undecided, nothing wrong (exit 0)
   std::optional<RunReport> report;
   // --perf-stats
   std::uint64_t plies_played = 0;

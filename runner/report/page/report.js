@@ -183,6 +183,15 @@
     table.append(body);
   }
 
+  // ------------------------------------------------------------------ workers
+  // Shown for a test whose time control is scaled to each worker's speed.
+  function drawWorkers() {
+    const rows = rowsOf(data.workers, 'workers').filter(r => r.tc_factor !== null && r.tc_factor !== undefined);
+    $('workers-section').hidden = rows.length === 0;
+    if (!rows.length) return;
+    fillTable($('workers'), rows, ['id', 'host', 'pid', 'games', 'nps', 'tc_factor', 'speed_note', 'crashes', 'time_losses', 'last_seen']);
+  }
+
   // ------------------------------------------------------------------ terminations
   function drawTerminations() {
     const rows = rowsOf(data.terminations, 'terminations');
@@ -587,6 +596,7 @@
     drawH2h();
     drawTerminations();
     drawHealth();
+    drawWorkers();
     drawMatch();
     drawMoves();
     fillFilterOptions();
