@@ -24,7 +24,11 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 
-GAMES, SCRATCH = sys.argv[1], sys.argv[2]
+if len(sys.argv) != 3:
+    sys.exit("usage: seed_claims_table.py GAMES_DIR SCRATCH_DIR > table.md")
+GAMES, SCRATCH = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+if not os.path.isdir(GAMES):
+    sys.exit(f"seed_claims_table: {GAMES}: no such directory (the published games)")
 KNIGHTLY = os.environ.get("KNIGHTLY", "knightly")
 FIGURES = []  # (claim, db, query arguments, row key, shown text)
 CHARTS = []
@@ -352,6 +356,10 @@ def claim3():
     if "claim3-deterministic" in ended:
         # Every depth of one copy against every depth of the other: the game with each colour.
         by = {(r["white"], r["black"]): r for r, _ in ended["claim3-deterministic"]}
+        for w, b in by:
+            if not re.fullmatch(r"abai(-copy)?-depth\d+", w) or not re.fullmatch(r"abai(-copy)?-depth\d+", b):
+                die(f"{published('claim3-deterministic')}: {w} against {b}: not the depth ladders "
+                    "of configs/experiments/claim3-deterministic.toml (abai-depthN, abai-copy-depthN)")
         depths = sorted({int(w.rsplit("depth", 1)[1]) for w, _ in by})
         print("The seed's own pair, nothing random, from the initial position: how the game "
               "between two copies of ABAI ended (White's depth down, Black's across).\n")
@@ -435,7 +443,8 @@ def claim5():
     if not db:
         return not_published("claim5-depth-fixed", "claim5-time-ladder")
     for n, title, key in [
-            ("claim5-depth-fixed", "004's levels at fixed depth (easy 3, medium 4, hard 5)", "depth"),
+            ("claim5-depth-fixed", "004's levels at fixed depth (easy 3, medium 4, hard 5; depths 1, 2 "
+             "and 6 around them)", "depth"),
             ("claim5-time-ladder", "variant: a time ladder, no depth cap", "st")]:
         print(f"### {title}\n")
         if n not in names:
@@ -469,13 +478,17 @@ def claim6():
     levels = sorted((e for e in ratings.rows if e.startswith("stockfish-UCI_Elo=")),
                     key=lambda e: int(e.split("=")[1]))
     print(f"Ratings: every claim-6 game, maximum likelihood, {anchor} fixed at 1350.\n")
+    for n in ("claim6-seeds", "claim6-strongest-vs-stockfish"):
+        if n not in names:
+            not_published(n)
     print("### The ladder, calibrated at 4+0.04\n")
     rows = []
     for i, e in enumerate(levels):
         label = int(e.split("=")[1])
         below = levels[i - 1] if i else None
         r = h.get(e, below) if below else None
-        rows.append([label, ratings.text(e, signed=False), ratings.rows[e]["games"],
+        rows.append([label, "1350 (fixed)" if e == anchor else ratings.text(e, signed=False),
+                     ratings.rows[e]["games"],
                      f"{wdl(r)}, {pairs_text(r)}" if r else "",
                      h.elo(e, below) if r else "",
                      f"+{label - int(below.split('=')[1])}" if below else ""])
