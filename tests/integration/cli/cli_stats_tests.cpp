@@ -271,7 +271,7 @@ std::map<std::string, std::string> csv_row(const std::string& csv, const std::st
 
 }  // namespace
 
-TEST_CASE("query h2h: Elo from the game pairs, as query sprt gives it; a sweep as a bound",
+TEST_CASE("query h2h: Elo from the game pairs, as query sprt gives it, and a sweep as a bound",
           "[cli][query]") {
   TempDir dir;
   write_file(dir.file("two.toml"),
