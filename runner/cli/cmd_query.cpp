@@ -256,7 +256,9 @@ constexpr QueryKind kKinds[] = {
     {"tournaments", "every tournament: kind, status, games, seed, start and end"},
     {"standings", "games, points, W/D/L, score and Elo of each engine, best score first"},
     {"games", "the games, newest first: players, result, termination, plies, duration"},
-    {"h2h", "each engine's score against each other engine"},
+    {"h2h",
+     "each engine's score against each other engine (csv, json: and its Elo, from the game "
+     "pairs when every game is in one)"},
     {"engines", "every stored engine version: command or builtin options, binary hash, games"},
     {"ratings", "maximum-likelihood ratings with 95% error bars, per connected group (Ordo)"},
     {"terminations", "how the games ended, by termination and reason"},
@@ -461,16 +463,60 @@ int query_games(const db::Store& store, QueryOptions q) {
   return code;
 }
 
+// The game pairs (same opening, colours reversed) between each two engines, by name, from the
+// side of the name that sorts first, and how many of their games are in no such pair.
+struct NamePairs {
+  stats::Pentanomial pairs;
+  std::int64_t unpaired = 0;
+};
+
+std::map<std::pair<std::string, std::string>, NamePairs> name_pairs(const db::Store& store,
+                                                                    const db::GameFilter& filter) {
+  std::map<std::pair<std::string, std::string>, NamePairs> out;
+  store.for_each_pair_result(filter, [&](const db::PairResult& p) {
+    const auto& g = p.games;
+    if (g.size() == 2 && g[0].white == g[1].black && g[0].black == g[1].white &&
+        g[0].white != g[0].black) {
+      const auto key = std::minmax(g[0].white, g[0].black);
+      out[key].pairs.add_pair(outcome_for(key.first, g[0]), outcome_for(key.first, g[1]));
+      return;
+    }
+    for (const auto& x : g) ++out[std::minmax(x.white, x.black)].unpaired;
+  });
+  return out;
+}
+
 int query_h2h(const db::Store& store, const QueryOptions& q) {
   auto rows = db::head_to_head_from(player_pair_counts(store, q.filter, q.merge_by_name));
   if (q.format != OutputFormat::Table) {
-    Table t({"engine", "opponent", "games", "wins", "draws", "losses", "points", "score"});
+    // Elo from the pairs when every game of the two is in a pair (pentanomial, as docs/
+    // statistics.md says for paired games), else from the games. A row's label is a name
+    // unless the name has several identities; those rows are never matched by name here.
+    const auto paired = name_pairs(store, q.filter);
+    Table t({"engine", "opponent", "games", "wins", "draws", "losses", "points", "score", "pairs",
+             "ll", "ld", "wl_dd", "wd", "ww", "model", "elo", "elo95", "note"});
     for (const auto& h : rows) {
       long long n = h.wins + h.draws + h.losses;
       double pts = double(h.wins) + 0.5 * double(h.draws);
+      const stats::Trinomial games{h.losses, h.draws, h.wins};
+      stats::Pentanomial pairs;
+      const auto it = paired.find(std::minmax(h.engine, h.opponent));
+      if (it != paired.end() && it->second.unpaired == 0) {
+        pairs = it->second.pairs;
+        if (h.engine != it->first.first) {  // the other side's view
+          std::swap(pairs.ll, pairs.ww);
+          std::swap(pairs.ld, pairs.wd);
+        }
+      }
+      const bool penta = pairs.pairs() > 0 && pairs.games() == games;
+      const EloCells elo = elo_cells(penta ? stats::get_elo(pairs) : stats::get_elo(games), 1);
+      const auto count = [&](std::int64_t c) { return penta ? cell((long long)c) : null_cell(); };
       t.add_row({cell(h.engine), cell(h.opponent), cell(n), cell((long long)h.wins),
                  cell((long long)h.draws), cell((long long)h.losses), cell(pts, 1),
-                 cell(n ? 100.0 * pts / double(n) : 0.0, 1)});
+                 cell(n ? 100.0 * pts / double(n) : 0.0, 1), count(pairs.pairs()), count(pairs.ll),
+                 count(pairs.ld), count(pairs.wl + pairs.dd), count(pairs.wd), count(pairs.ww),
+                 cell(penta ? "pentanomial" : "trinomial"), elo.elo, elo.error,
+                 text_or_null(elo.note)});
     }
     return print(t, q, "h2h");
   }

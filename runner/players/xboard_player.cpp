@@ -13,9 +13,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using Wait = EngineConnection::Wait;
 
-// CECP 2: an engine that sends no `feature done=...` gets 2 s after `protover 2` (xboard's own
-// wait for protocol 1 engines); one that sent done=0 gets the whole startup timeout.
-constexpr std::chrono::milliseconds FeatureWait{2000};
+// CECP 2: an engine that sends no `feature done=...` gets 8 s after `protover 2`, as
+// cutechess gives it (xboard's own 2 s let a loaded machine's slow start of fairymax pass for a
+// protocol 1 engine, its features lost); one that sent done=0 gets the whole startup timeout.
+constexpr std::chrono::milliseconds FeatureWait{8000};
 // After a draw claim made before its move, how long the engine has to make that move.
 constexpr std::chrono::milliseconds DrawClaimGrace{1000};
 
@@ -154,7 +155,7 @@ struct XboardPlayer::Impl {
     std::string_view line;
     while (w == Wait::Line && features.done != true) {
       // done=0 asks for all the time it needs (up to the startup timeout); otherwise the
-      // features have 2 s, after which the engine counts as a protocol 1 engine.
+      // features have 8 s, after which the engine counts as a protocol 1 engine.
       conn.set_deadline(features.done == false ? startup_end : quiet_end);
       w = next_line(line);
       if (w != Wait::Line) break;

@@ -9,7 +9,7 @@
 //                       reads as xboard defines it: castling where kings and rooks stand)
 //   --no-ping           feature ping=0
 //   --variants LIST     feature variants (default "normal")
-//   --no-features       no feature line at all (a protocol 1 engine: the runner waits 2 s)
+//   --no-features       no feature line at all (a protocol 1 engine: the runner waits 8 s)
 //   --done-zero         feature done=0 and never done=1
 //   --slow-done MS      feature done=0, then done=1 after MS
 //   --no-pong           never answer `ping`

@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include "sqlite_probe.h"
@@ -225,12 +227,130 @@ TEST_CASE("import of Knightly's own PGN reproduces standings and ratings - re-im
         query({"standings", "--db", db, "--format", "csv"}));
   CHECK(query({"ratings", "--db", dir.file("i.db"), "--format", "csv"}) ==
         query({"ratings", "--db", db, "--format", "csv"}));
+  // The export keeps each pair's two games together, so the import has the same pairs.
+  const auto h2h = query({"h2h", "--db", db, "--format", "csv"});
+  CHECK(h2h.find(",pentanomial,") != std::string::npos);
+  CHECK(query({"h2h", "--db", dir.file("i.db"), "--format", "csv"}) == h2h);
   auto again = run_process({knightly_binary(), "import", dir.file("all.pgn"), "--db",
                             dir.file("i.db"), "--tournament", "qt"});
   CHECK(again.exit_code == 0);
   CHECK(again.out.find("Imported 0 of 12 games") != std::string::npos);
   SqliteProbe p(dir.file("i.db"));
   CHECK(p.count("SELECT count(*) FROM games") == 12);
+}
+
+namespace {
+
+// A CSV document as rows of cells (no quoted cells in the queries read here).
+std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    rows.emplace_back();
+    std::istringstream cells(line);
+    for (std::string c; std::getline(cells, c, ',');) rows.back().push_back(c);
+    if (!line.empty() && line.back() == ',') rows.back().emplace_back();
+  }
+  return rows;
+}
+
+// The row of `csv` whose first cells are `first` and `second`, as column -> cell.
+std::map<std::string, std::string> csv_row(const std::string& csv, const std::string& first,
+                                           const std::string& second) {
+  const auto rows = csv_rows(csv);
+  REQUIRE(!rows.empty());
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (rows[i].size() == rows[0].size() && rows[i][0] == first && rows[i][1] == second) {
+      std::map<std::string, std::string> out;
+      for (std::size_t c = 0; c < rows[0].size(); ++c) out[rows[0][c]] = rows[i][c];
+      return out;
+    }
+  FAIL("no row " << first << ", " << second << " in\n" << csv);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("query h2h: Elo from the game pairs, as query sprt gives it, and a sweep as a bound",
+          "[cli][query]") {
+  TempDir dir;
+  write_file(dir.file("two.toml"),
+             "[tournament]\nname = \"two\"\nrounds = 4\nconcurrency = 2\nseed = 5\n"
+             "maxmoves = 60\n[openings]\nrandom_plies = 6\n"
+             "[[engine]]\nname = \"ab\"\nbuiltin = true\noptions = { Search = \"alphabeta\" }\n"
+             "depth = 2\n"
+             "[[engine]]\nname = \"greedy\"\nbuiltin = true\noptions = { Search = \"greedy\" }\n"
+             "depth = 1\n");
+  const std::string db = dir.file("two.db");
+  auto r = run_process({knightly_binary(), "run", dir.file("two.toml"), "--db", db, "--quiet"});
+  REQUIRE(r.exit_code == 0);
+  // 4 rounds of one pair: 8 games, 4 pairs; the pentanomial Elo is query sprt's (2 decimals).
+  const auto h2h = query({"h2h", "--db", db, "--format", "csv"});
+  const auto row = csv_row(h2h, "ab", "greedy");
+  CHECK(row.at("games") == "8");
+  CHECK(row.at("pairs") == "4");
+  CHECK(row.at("model") == "pentanomial");
+  const auto sprt =
+      csv_row(query({"sprt", "--db", db, "--format", "csv", "--tournament", "two"}), "two", "ab");
+  CHECK(sprt.at("pairs") == "4");
+  for (const char* column : {"ll", "ld", "wl_dd", "wd", "ww"})
+    CHECK(row.at(column) == sprt.at(column));
+  const auto number = [](std::string s) {
+    if (s.starts_with(">=") || s.starts_with("<=")) s = s.substr(2);
+    return s == "+inf" ? 1e9 : s == "-inf" ? -1e9 : std::stod(s);
+  };
+  CHECK(number(row.at("elo")) == Approx(number(sprt.at("elo"))).margin(0.051));
+  CHECK(number(row.at("elo95")) == Approx(number(sprt.at("elo95"))).margin(0.051));
+  // The other side's row mirrors it.
+  const auto back = csv_row(h2h, "greedy", "ab");
+  CHECK(back.at("ww") == row.at("ll"));
+  CHECK(back.at("ld") == row.at("wd"));
+
+  // Two pairs won by "A" (a mate with each colour): a 100% score has no finite Elo; the JSON
+  // gives null and the one-sided bound in the note, CSV the bound itself.
+  const std::string mate_white =
+      "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n"
+      "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n";
+  const std::string mate_black =
+      "[White \"B\"]\n[Black \"A\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n";
+  std::string pgn;
+  for (int round = 1; round <= 2; ++round)
+    for (const auto& g : {mate_white, mate_black})
+      pgn += "[Event \"mates\"]\n[Round \"" + std::to_string(round) + "\"]\n" + g;
+  write_file(dir.file("mates.pgn"), pgn);
+  REQUIRE(
+      run_process({knightly_binary(), "import", dir.file("mates.pgn"), "--db", dir.file("m.db")})
+          .exit_code == 0);
+  const auto won = csv_row(query({"h2h", "--db", dir.file("m.db"), "--format", "csv"}), "A", "B");
+  CHECK(won.at("ww") == "2");
+  CHECK(won.at("model") == "pentanomial");
+  CHECK(won.at("elo") == "+inf");
+  CHECK(won.at("elo95").starts_with(">="));
+  const auto json = query({"h2h", "--db", dir.file("m.db"), "--format", "json"});
+  CHECK(json.find("\"engine\": \"A\", \"opponent\": \"B\"") != std::string::npos);
+  // (JSON writes '>' as \u003e, so that it is safe inside a page's script.)
+  CHECK(
+      json.find("\"elo\": null, \"elo95\": null, \"note\": \"100% score: no finite Elo; \\u003e=" +
+                won.at("elo95").substr(2) + " at 95%\"") != std::string::npos);
+  const auto lost = csv_row(query({"h2h", "--db", dir.file("m.db"), "--format", "csv"}), "B", "A");
+  CHECK(lost.at("elo") == "-inf");
+  // The mirror bound: -(-72.1) is written 72.1.
+  const double bound = std::stod(won.at("elo95").substr(2));
+  CHECK(std::stod(lost.at("elo95").substr(2)) == Approx(-bound));
+  CHECK(lost.at("elo95").starts_with("<="));
+
+  // A fifth game, lost by A, belongs to no pair: Elo from the games, finite, no pair counts.
+  write_file(dir.file("five.pgn"), pgn + "[Event \"mates\"]\n[Round \"3\"]\n" +
+                                       "[White \"B\"]\n[Black \"A\"]\n[Result \"1-0\"]\n\n" +
+                                       "1. e4 f6 2. d4 g5 3. Qh5# 1-0\n\n");
+  REQUIRE(run_process({knightly_binary(), "import", dir.file("five.pgn"), "--db", dir.file("f.db")})
+              .exit_code == 0);
+  const auto five = csv_row(query({"h2h", "--db", dir.file("f.db"), "--format", "csv"}), "A", "B");
+  CHECK(five.at("games") == "5");
+  CHECK(five.at("model") == "trinomial");
+  CHECK(five.at("pairs").empty());
+  CHECK(number(five.at("elo")) > 0);
+  CHECK(five.at("elo").find("inf") == std::string::npos);
 }
 
 TEST_CASE("import of the PGN edge cases: unfinished games skipped, bad games located",

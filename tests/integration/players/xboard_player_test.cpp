@@ -265,7 +265,7 @@ TEST_CASE("xboard: start-up faults are errors that say what", "[players][xboard]
     CHECK(err->find("/nonexistent/xboard-engine") != std::string::npos);
   }
   {
-    // No features at all: a protocol 1 engine, taken after xboard's 2 s (bounded by the
+    // No features at all: a protocol 1 engine, taken after cutechess's 8 s (bounded by the
     // startup timeout, here 1.5 s).
     XboardPlayer p(mock_xboard({"--no-features"}), o);
     const auto t0 = SteadyClock::now();

@@ -43,14 +43,18 @@ TEST_CASE("the seed-claim experiments: ladders expanded, their input files shipp
   const auto depth = load("experiments/claim5-depth-fixed.toml");
   REQUIRE(depth.engines.size() == 6);
   for (int d = 1; d <= 6; ++d) {
-    CHECK(depth.engines[d - 1].name == "ab-depth" + std::to_string(d));
+    CHECK(depth.engines[d - 1].name == "ghess-depth" + std::to_string(d));
     CHECK(depth.engines[d - 1].limits.depth == d);
   }
   const auto eval = load("experiments/claim4-eval-time.toml");
   REQUIRE(eval.engines.size() == 4);
-  CHECK(eval.engines[1].name == "ab-Eval=material+pst");
+  CHECK(eval.engines[0].name == "ghess-Eval=material");  // the gauntlet's one seed
+  CHECK(eval.engines[1].name == "ghess-Eval=material+tension");
   CHECK_FALSE(eval.tournament.defaults.depth);  // equal time: depth unlimited
-  CHECK(eval.tournament.defaults.tc->movetime_ms == 50);
+  CHECK(eval.tournament.defaults.tc->movetime_ms == 20);
+  const auto time = load("experiments/claim5-time-ladder.toml");
+  REQUIRE(time.engines.size() == 4);
+  for (const auto& e : time.engines) CHECK_FALSE(e.limits.depth);  // each uses its time
   for (const auto& entry :
        fs::directory_iterator(knightly::test::source_dir() + "/configs/experiments")) {
     if (entry.path().extension() != ".toml") continue;
