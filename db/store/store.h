@@ -21,6 +21,7 @@
 #include "db/store/report_types.h"
 #include "db/store/store_error.h"
 #include "db/store/store_types.h"
+#include "db/store/tune_types.h"
 #include "db/store/utc_time.h"  // the times it stores and returns
 #include "runner/match/game_record.h"
 
@@ -131,9 +132,12 @@ class Store {
   // Records the tournament's units of work; idempotent (every worker calls it at start).
   void add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pairs);
   // Atomically claims the first pair, in schedule order, that is neither stored nor under a
-  // live lease (an expired lease is anyone's), leased to `worker_id` for `lease`.
+  // live lease (an expired lease is anyone's), leased to `worker_id` for `lease`. With a
+  // `round_window` (a tune's delay), only a pair at most that many rounds after the first
+  // round with a pair not done: later ones wait (Busy) for the earlier rounds' results.
   ClaimResult claim_pair(std::int64_t tournament_id, std::int64_t worker_id,
-                         std::chrono::milliseconds lease);
+                         std::chrono::milliseconds lease,
+                         std::optional<int> round_window = std::nullopt);
   // The workers holding live or expired leases on pairs of the tournament, with their ids.
   std::vector<std::pair<std::int64_t, WorkerIdentity>> lease_holders(
       std::int64_t tournament_id) const;
@@ -166,6 +170,24 @@ class Store {
   std::vector<WorkerSummary> workers(const GameFilter& filter) const;
   // Every registered worker's state, by id (store_queries.cpp).
   std::vector<WorkerState> worker_states() const;
+
+  // --- tunes: SPSA over a tournament's rounds (docs/tuning.md; db/store/store_tune.cpp)
+  // Records the tune of a tournament with its parameters; nothing when it is recorded already
+  // (every worker calls it). Invalid when another tune is recorded for it.
+  void create_tune(std::int64_t tournament_id, const TuneSetup& setup,
+                   std::span<const runner::tune::Param> params);
+  // The tune of a tournament with every iteration begun from `from_iteration` on, in order;
+  // nullopt for none.
+  std::optional<StoredTune> tune(std::int64_t tournament_id, int from_iteration = 0) const;
+  // The tournaments that have a tune, by id.
+  std::vector<std::int64_t> tune_ids() const;
+  // Records iteration `iteration`'s steps unless a worker did before, and returns the steps
+  // recorded: the first writer's (every worker computes the same ones).
+  std::vector<runner::tune::Step> begin_tune_iteration(std::int64_t tournament_id, int iteration,
+                                                       std::span<const runner::tune::Step> steps);
+  // Fills in the result of every begun iteration whose pairs are all done (every game stored),
+  // from its games; returns how many it filled in.
+  int finish_tune_iterations(std::int64_t tournament_id);
 
   // --- queries (knightly query ...)
   std::vector<GameSummary> games(const GameFilter& filter) const;

@@ -127,28 +127,35 @@ void Store::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pair
 }
 
 ClaimResult Store::claim_pair(std::int64_t tournament_id, std::int64_t worker_id,
-                              std::chrono::milliseconds lease) {
+                              std::chrono::milliseconds lease, std::optional<int> round_window) {
   std::lock_guard lock(impl_->mutex);
   return impl_->write(
       "claiming a pair of tournament " + std::to_string(tournament_id),
       [&]() -> ClaimResult {
         // The first open pair in schedule order whose lease is free or expired, taken with a
         // new attempt; SKIP LOCKED lets PostgreSQL claimers pass rows another one is taking.
+        // With a window, only from the rounds up to `round_window` past the first open pair's.
+        const std::string window =
+            round_window ? "  AND round <= (SELECT q.round FROM pairs q WHERE q.tournament_id = ? "
+                           "  AND q.state <> 'done' ORDER BY q.schedule_index LIMIT 1) + ? "
+                         : "";
         Statement st(impl_->db,
                      "UPDATE pairs SET state = 'leased', worker_id = ?, attempt = attempt + 1, "
                      "lease_until_ms = now_ms() + ? "
                      "WHERE tournament_id = ? AND (round, pair) = ("
                      "  SELECT round, pair FROM pairs WHERE tournament_id = ? "
-                     "  AND state <> 'done' AND (state = 'free' OR lease_until_ms < now_ms()) "
-                     "  ORDER BY schedule_index LIMIT 1 FOR UPDATE SKIP LOCKED) "
-                     "AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'running' "
-                     "  AND stop_requested = 0) "
-                     "RETURNING round, pair, games, schedule_index, attempt, stored_mask");
+                     "  AND state <> 'done' AND (state = 'free' OR lease_until_ms < now_ms()) " +
+                         window +
+                         "  ORDER BY schedule_index LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                         "AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = "
+                         "'running' AND stop_requested = 0) "
+                         "RETURNING round, pair, games, schedule_index, attempt, stored_mask");
         st.bind(1, worker_id)
             .bind(2, static_cast<std::int64_t>(lease.count()))
             .bind(3, tournament_id)
-            .bind(4, tournament_id)
-            .bind(5, tournament_id);
+            .bind(4, tournament_id);
+        if (round_window) st.bind(5, tournament_id).bind(6, *round_window);
+        st.bind(round_window ? 7 : 5, tournament_id);
         if (st.step()) {
           Claim c;
           c.tournament_id = tournament_id;

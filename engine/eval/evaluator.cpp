@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "engine/chess/bitboard.h"
 #include "engine/eval/terms.h"
 
 namespace knightly::eval {
@@ -89,6 +90,9 @@ int Evaluator::evaluate_white_terms(const chess::Position& pos, const PieceSums&
     switch (term) {
       case Term::Material:
         v = sums.material;
+        if (knight_delta_ != 0)
+          v += knight_delta_ * (chess::popcount_fast(pos.pieces(chess::White, chess::Knight)) -
+                                chess::popcount_fast(pos.pieces(chess::Black, chess::Knight)));
         break;
       case Term::Pst:
         v = sums.pst + pst_kings(pos);

@@ -36,6 +36,10 @@ class Evaluator {
 
   // Seed of the random term (the search passes its own).
   void set_seed(std::uint64_t seed) { seed_ = seed; }
+  // The knight's value in the material term, centipawns: PieceValue's 320 unless set (the
+  // KnightValue option, the parameter docs/tuning.md's demo tunes).
+  void set_knight_value(int cp) { knight_delta_ = cp - PieceValue[chess::Knight]; }
+  int knight_value() const { return PieceValue[chess::Knight] + knight_delta_; }
 
   int evaluate(const chess::Position& pos) const;        // side to move's point of view
   int evaluate_white(const chess::Position& pos) const;  // White's point of view
@@ -43,7 +47,7 @@ class Evaluator {
   // material and pst terms then cost a few reads instead of a pass over the board.
   int evaluate_white(const chess::Position& pos, const PieceSums& sums) const {
     // The default evaluation, inline: the search asks at nearly every node.
-    if (material_pst_) return sums.material + sums.pst + pst_kings(pos);
+    if (material_pst_ && knight_delta_ == 0) return sums.material + sums.pst + pst_kings(pos);
     return evaluate_white_terms(pos, sums);
   }
   const std::vector<WeightedTerm>& terms() const { return terms_; }
@@ -54,6 +58,7 @@ class Evaluator {
 
   std::vector<WeightedTerm> terms_;
   bool material_pst_ = true;  // terms_ is material+pst, both at 100
+  int knight_delta_ = 0;      // the knight's value less PieceValue's
   std::uint64_t seed_ = 1;
 };
 

@@ -33,6 +33,7 @@ struct SearchConfig {
                            // reverse futility; in quiescence SEE and move-count pruning
   bool shuffle = false;    // shuffle move order before searching
   int eval_noise = 0;      // cp, uniform noise in [-n, n] added to leaf evaluations
+  int knight_value = 320;  // cp, the knight in the material term (eval::PieceValue's default)
   int random_margin = 0;   // cp, pick uniformly among root moves within n of the best
   std::uint64_t seed = 1;  // the generator's seed; UCI's 0 ("from the clock") is resolved by
                            // the front end (engine/uci/seed.h), never read here

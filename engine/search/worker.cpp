@@ -31,6 +31,7 @@ void Worker::set_config(SearchConfig config) {
   if (resize) tt_.resize(config_.hash_mb);
   auto ev = eval::Evaluator::parse(config_.eval);
   evaluator_ = ev ? *ev : eval::Evaluator();
+  evaluator_.set_knight_value(config_.knight_value);
   seed_ = config_.seed;
   rng_.seed(seed_);
   evaluator_.set_seed(seed_);

@@ -41,6 +41,7 @@ std::vector<OptionSpec> make_specs() {
       {"Pruning", OptionType::Check, b(d.pruning), 0, 0, {}},
       {"Shuffle", OptionType::Check, b(d.shuffle), 0, 0, {}},
       {"EvalNoise", OptionType::Spin, std::to_string(d.eval_noise), 0, 10000, {}},
+      {"KnightValue", OptionType::Spin, std::to_string(d.knight_value), 0, 2000, {}},
       {"RandomMargin", OptionType::Spin, std::to_string(d.random_margin), 0, 10000, {}},
       {"Seed", OptionType::Spin, std::to_string(d.seed), 0, 2147483647, {}},
       {"OwnBook", OptionType::Check, b(d.own_book), 0, 0, {}},
@@ -145,6 +146,7 @@ std::expected<void, std::string> apply_option(SearchConfig& config, std::string_
                                std::to_string(spec->max) + ", got " + std::to_string(v));
       if (n == "Hash") config.hash_mb = int(v);
       if (n == "EvalNoise") config.eval_noise = int(v);
+      if (n == "KnightValue") config.knight_value = int(v);
       if (n == "RandomMargin") config.random_margin = int(v);
       if (n == "Seed") config.seed = std::uint64_t(v);
       if (n == "MctsPlayouts") config.mcts_playouts = int(v);

@@ -13,6 +13,7 @@
 #include "runner/cli/subcommand.h"
 #include "runner/cli/table.h"
 #include "runner/cli/test_list.h"
+#include "runner/cli/tune_report.h"
 #include "runner/config/choices.h"
 #include "runner/config/closest_name.h"
 #include "runner/config/config_toml.h"
@@ -267,6 +268,9 @@ constexpr QueryKind kKinds[] = {
      "the processes that played: state, tournament, games, what went wrong and, with a scaled "
      "time control, their speed"},
     {"tests", "the test queue: state, games, Elo, LLR against its bounds, the engines' commits"},
+    {"tune",
+     "an SPSA tune's values now, start and bounds (the only tune unless NAME or --tournament "
+     "names one); JSON adds every iteration's values, perturbation and result"},
 };
 
 bool applies(const QueryFlag& f, std::string_view kind) {
@@ -374,6 +378,11 @@ std::expected<QueryOptions, std::string> parse_query_options(Args& args, std::st
     std::string a = args.take();
     if (a == "--help" || a == "-h") {
       q.help = true;
+      continue;
+    }
+    // `knightly query tune NAME`: the tournament by its name alone.
+    if (kind == "tune" && !a.empty() && a[0] != '-') {
+      q.filter.tournaments.push_back(a);
       continue;
     }
     const QueryFlag* flag = nullptr;
@@ -828,6 +837,49 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
   return print(t2, q, "sprt");
 }
 
+// A tune's values: the one named, or the only one in the database.
+int query_tune(const db::Store& store, const QueryOptions& q) {
+  std::optional<db::Tournament> t;
+  if (q.filter.tournaments.size() > 1) {
+    *q.err << "knightly: query tune: name one tune\n";
+    return ExitError;
+  }
+  if (q.filter.tournaments.empty()) {
+    std::vector<db::Tournament> tunes;
+    for (const std::int64_t id : store.tune_ids())
+      if (auto x = store.tournament(id); x && x->status != db::TournamentStatus::Restarted)
+        tunes.push_back(*x);
+    if (tunes.size() != 1) {
+      *q.err << "knightly: query tune: "
+             << (tunes.empty() ? "no tune in " + store.path()
+                               : std::to_string(tunes.size()) + " tunes in " + store.path() +
+                                     "; name one (knightly query tune NAME):");
+      for (const auto& x : tunes) *q.err << "\n  " << x.name;
+      *q.err << "\n";
+      return ExitError;
+    }
+    t = tunes[0];
+  } else {
+    t = store.find_tournament(q.filter.tournaments[0]);
+  }
+  if (!t) {
+    *q.err << "knightly: query tune: no tournament '" << printable(q.filter.tournaments[0])
+           << "' in " << store.path() << "\n";
+    return ExitError;
+  }
+  const auto tune = store.tune(t->id);
+  if (!tune) {
+    *q.err << "knightly: query tune: tournament '" << t->name << "' in " << store.path()
+           << " is not a tune\n";
+    return ExitError;
+  }
+  if (q.format == OutputFormat::Json) {
+    *q.out << tune_json(*t, *tune);
+    return ExitOk;
+  }
+  return print(tune_table(*tune), q, "tune");
+}
+
 // Every worker that played the filtered games, with what went wrong on it (fishtest finds bad
 // workers the same way: a machine whose engines crash or lose on time).
 int query_workers(const db::Store& store, const QueryOptions& q) {
@@ -928,6 +980,7 @@ int dispatch(const db::Store& store, const std::string& what, const QueryOptions
     if (what == "sprt") return query_sprt(store, q);
     if (what == "workers") return query_workers(store, q);
     if (what == "tests") return print(tests_table(store, q.filter.tournaments), q, "tests");
+    if (what == "tune") return query_tune(store, q);
   } catch (const db::StoreException& e) {
     *q.err << "knightly: " << e.what() << "\n";
     return ExitError;
@@ -966,7 +1019,8 @@ StoredMatch stored_match(const db::Store& store, const db::Tournament& t) {
 int cmd_query(Args& args) {
   if (args.empty()) {
     std::cerr << "knightly: query: which? tournaments, standings, games, h2h, engines, ratings, "
-                 "terminations, health, sprt, workers, tests (knightly help query says more)\n";
+                 "terminations, health, sprt, workers, tests, tune (knightly help query says "
+                 "more)\n";
     return ExitError;
   }
   std::string what = args.take();

@@ -12,6 +12,7 @@
 #include "runner/cli/signals.h"
 #include "runner/cli/sprt_command.h"
 #include "runner/cli/subcommand.h"
+#include "runner/cli/tune_report.h"
 #include "runner/config/config_toml.h"
 #include "runner/config/config_validate.h"
 #include "runner/config/match_schema.h"
@@ -89,6 +90,7 @@ int run_and_report(const Config& config, const RunOptions& options) {
   install_interrupt_handlers(run.stop_token());
   RunSummary summary = run.execute();
   print_final_report(std::cout, std::cerr, config, options, summary, progress.intervals_shown());
+  if (summary.tune) print_tune_summary(std::cout, *summary.tune);
   if (options.perf_stats) print_perf_stats(std::cout, summary);
   uninstall_interrupt_handlers();
   return summary.exit_code;
@@ -106,7 +108,10 @@ std::string fastchess_default_file(const std::string& extension) {
 
 }  // namespace
 
-int cmd_run(Args& args) {
+namespace {
+
+// knightly run CONFIG.toml, and knightly tune CONFIG.toml (the same, for a config with [tune]).
+int run_config(Args& args, const std::string& command) {
   std::string path;
   RunOptions options;
   // --db, --pgn, --concurrency, --sync: not the match, so every worker of a tournament has the
@@ -115,27 +120,43 @@ int cmd_run(Args& args) {
   while (!args.empty()) {
     std::string a = args.take();
     auto worker = worker_flag(a, args, options);
-    if (!worker) return usage_error("run: " + worker.error());
+    if (!worker) return usage_error(command + ": " + worker.error());
     if (*worker) continue;
     if (const MatchKey* key = key_by_knightly(a, CommandRun)) {
       auto v = flag_value(*key, a, args);
-      if (!v) return usage_error("run: " + v.error());
+      if (!v) return usage_error(command + ": " + v.error());
       overrides.emplace_back(key, *v);
     } else if (!a.empty() && a[0] == '-') {
-      return usage_error("run: unknown option '" + a + "' (knightly run --help)");
+      return usage_error(command + ": unknown option '" + a + "' (knightly " + command +
+                         " --help)");
     } else if (path.empty()) {
       path = a;
     } else {
-      return usage_error("run: more than one config file ('" + path + "', '" + a + "')");
+      return usage_error(command + ": more than one config file ('" + path + "', '" + a + "')");
     }
   }
-  if (path.empty()) return usage_error("run: no config file (knightly run CONFIG.toml)");
+  if (path.empty())
+    return usage_error(command + ": no config file (knightly " + command + " CONFIG.toml)");
   auto config = load_config_file(path);
   if (!config) return usage_error(config.error().to_string());
+  if (command == "tune" && !config->tune.enabled)
+    return usage_error(path +
+                       ": no [tune] section: knightly tune plays a tune (docs/tuning.md); "
+                       "knightly run plays any other config");
   for (const auto& [key, value] : overrides) key->apply(*config, value);
   if (config->sprt.enabled) options.kind = db::TournamentKind::Sprt;
   options.style = config->output.format.value_or(OutputStyle::Knightly);
   return run_and_report(*config, options);
+}
+
+}  // namespace
+
+int cmd_run(Args& args) {
+  return run_config(args, "run");
+}
+
+int cmd_tune(Args& args) {
+  return run_config(args, "tune");
 }
 
 int cmd_play(Args& args) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "runner/cli/query.h"
+#include "runner/cli/tune_report.h"
 #include "runner/config/config_toml.h"
 #include "runner/report/datasets.h"
 #include "runner/report/game_view.h"
@@ -104,6 +105,27 @@ std::optional<std::string> match_section(const db::Store& store, const db::GameF
   return report::match_json(first, second, points, sprt, decided);
 }
 
+// The tune of the one tournament the filter names (or of the database's only tune), as
+// `knightly query tune --format json` gives it; none when there is no such tune.
+std::optional<std::string> tune_section(const db::Store& store, const db::GameFilter& filter) {
+  std::optional<db::Tournament> t;
+  if (filter.tournaments.size() == 1) {
+    t = store.find_tournament(filter.tournaments[0]);
+  } else if (filter.tournaments.empty()) {
+    std::vector<db::Tournament> tunes;
+    for (const std::int64_t id : store.tune_ids())
+      if (auto x = store.tournament(id); x && x->status != db::TournamentStatus::Restarted)
+        tunes.push_back(*x);
+    if (tunes.size() == 1) t = tunes[0];
+  }
+  if (!t) return std::nullopt;
+  const auto tune = store.tune(t->id);
+  if (!tune) return std::nullopt;
+  std::string json = tune_json(*t, *tune);
+  while (!json.empty() && json.back() == '\n') json.pop_back();
+  return json;
+}
+
 }  // namespace
 
 std::expected<std::string, std::string> query_json(const db::Store& store, const std::string& what,
@@ -158,6 +180,11 @@ std::string report_document(const db::Store& store, const ReportOptions& options
   w.key("games_total").value(total);
   for (const char* what : {"standings", "ratings", "h2h", "terminations", "health", "workers"})
     w.key(what).raw(query_json(store, what, filter));
+  w.key("tune");
+  if (auto t = tune_section(store, filter))
+    w.raw(*t);
+  else
+    w.null();
   w.key("match");
   if (auto m = match_section(store, filter, total))
     w.raw(*m);

@@ -17,10 +17,13 @@
 namespace knightly::runner {
 namespace {
 
-constexpr std::array<Subcommand, 11> kSubcommands{{
+constexpr std::array<Subcommand, 12> kSubcommands{{
     {"run", cmd_run,
      "CONFIG.toml [--db PATH|postgresql://...] [--pgn PATH] [--quiet] [--restart]\n"
      "    [--concurrency N] [--log-dir DIR] [--lease SECONDS] [--on-stop finish|abandon]",
+     [] { return schema_help(CommandRun); }},
+    {"tune", cmd_tune,
+     "CONFIG.toml [options of run]   SPSA on an engine's options ([tune], docs/tuning.md)",
      [] { return schema_help(CommandRun); }},
     {"play", cmd_play,
      "-engine cmd=PATH|builtin=NAME [...] -engine ... [-rounds N -repeat] ...\n"
@@ -45,7 +48,7 @@ constexpr std::array<Subcommand, 11> kSubcommands{{
      "    finishes its game and exits"},
     {"query", cmd_query,
      "tournaments|standings|games|h2h|engines|ratings|terminations|health|sprt|workers|tests\n"
-     "    [--db PATH] [--format table|csv|json] [filters]\n"
+     "    |tune [NAME] [--db PATH] [--format table|csv|json] [filters]\n"
      "    (knightly query KIND --help: what KIND shows and the filters it takes)",
      query_options},
     {"import", cmd_import, "FILE.pgn [--tournament NAME] [--db PATH]"},

@@ -13,6 +13,7 @@ namespace knightly::runner {
 
 // Each implementation returns the process exit code (runner/run/run_options.h's ExitCode).
 int cmd_run(Args& args);
+int cmd_tune(Args& args);
 int cmd_play(Args& args);
 int cmd_sprt(Args& args);
 int cmd_submit(Args& args);

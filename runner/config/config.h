@@ -15,6 +15,7 @@
 #include "runner/match/adjudication.h"
 #include "runner/match/engine_limits.h"
 #include "runner/match/game_pgn.h"
+#include "runner/tune/spsa.h"
 
 namespace knightly::runner {
 
@@ -137,6 +138,19 @@ struct TournamentConfig {
   bool operator==(const TournamentConfig&) const = default;
 };
 
+// A tune (docs/tuning.md): SPSA on the options of one engine, played against itself, every
+// iteration a game pair (or `pairs_per_iteration` of them) between its values + c_k and - c_k.
+// The TOML reader turns the engine into the two engines the games are played by, `NAME+` and
+// `NAME-` (in that order), and the schedule into `iterations` rounds of those pairs: each round
+// is one iteration, and a run plays it like any tournament's pairs.
+struct TuneConfig {
+  bool enabled = false;
+  std::string engine;  // the [[engine]] whose options are tuned
+  tune::Settings settings;
+  std::vector<tune::Param> params;
+  bool operator==(const TuneConfig&) const = default;
+};
+
 // Where each key of a TOML config was written ("engine[2].command" -> line, column), so that
 // checks made after parsing (missing engine programs) can point into the file. Metadata, not
 // configuration: two configs compare equal whatever their positions.
@@ -150,6 +164,7 @@ struct Config {
   std::vector<EngineConfig> engines;
   OpeningsConfig openings;
   SprtConfig sprt;
+  TuneConfig tune;
   OutputConfig output;
   std::string source_text;    // the config as given (stored in the database)
   std::string source_path;    // for messages

@@ -15,6 +15,7 @@
 #include "runner/config/engine_ladder.h"
 #include "runner/config/engine_source.h"
 #include "runner/config/match_schema.h"
+#include "runner/config/tune_config.h"
 #include "runner/config/variant.h"
 #include "runner/match/time_control.h"
 
@@ -66,7 +67,8 @@ class TomlParser {
   explicit TomlParser(std::string file) : file_(std::move(file)) {}
 
   Config parse(const toml::table& root) {
-    check_keys(root, "", {"tournament", "engine", "openings", "output", "sprt", "adjudication"});
+    check_keys(root, "",
+               {"tournament", "engine", "openings", "output", "sprt", "adjudication", "tune"});
     if (auto* t = table_at(root, "tournament", "tournament")) tournament(*t);
     if (auto* a = table_at(root, "adjudication", "adjudication")) {
       if (adjudication_seen_)
@@ -78,6 +80,7 @@ class TomlParser {
     if (auto* o = table_at(root, "openings", "openings")) openings(*o);
     if (auto* o = table_at(root, "output", "output")) output(*o);
     if (auto* s = table_at(root, "sprt", "sprt")) sprt(*s);
+    if (auto* t = table_at(root, "tune", "tune")) tune(*t, root);
     return std::move(config_);
   }
 
@@ -561,6 +564,38 @@ class TomlParser {
     check_keys(t, "sprt", toml_keys_of("sprt"));
     config_.sprt.enabled = true;
     schema_keys(t, "sprt", "sprt");
+  }
+
+  // [tune] and its [[tune.param]] tables, then the engines and schedule it is played as
+  // (tune_config.h). The games are the tune's: [tournament] does not say how many.
+  void tune(const toml::table& t, const toml::table& root) {
+    check_keys(t, "tune", toml_keys_of("tune"));
+    required(t, "tune", {"engine", "iterations", "param"});
+    schema_keys(t, "tune", "tune");
+    const toml::node* params = t.get("param");
+    if (!params->is_array_of_tables())
+      fail(where_of(params->source()), "tune.param",
+           "expected [[tune.param]] tables, got " + std::string(type_name(*params)));
+    const auto& array = *params->as_array();
+    for (std::size_t i = 0; i < array.size(); ++i) {
+      const auto& table = *array[i].as_table();
+      const std::string p = "tune.param[" + std::to_string(i + 1) + "]";
+      where_[p] = where_of(table.source());
+      check_keys(table, p, toml_keys_of("tune.param"));
+      required(table, p, {"name", "start", "min", "max", "c_end", "r_end"});
+      config_.tune.params.emplace_back();
+      schema_keys(table, "tune.param", p);
+    }
+    if (auto* tournament = root.get("tournament"); tournament && tournament->is_table())
+      for (const std::string key : {"rounds", "games", "repeat", "format", "seeds"})
+        if (tournament->as_table()->contains(key))
+          fail(where_["tournament." + key], "tournament." + key,
+               "a tune plays tune.iterations rounds of tune.pairs_per_iteration game pairs: "
+               "leave it out");
+    const std::size_t origin = origin_.empty() ? 0 : origin_[0];
+    if (auto problem = expand_tune(config_))
+      fail(locate(problem->key), problem->key, problem->message);
+    origin_.assign(config_.engines.size(), origin);
   }
 
   std::string file_;

@@ -60,6 +60,10 @@ const std::vector<std::string>& on_stop_words() {
   static const std::vector<std::string> names = {"finish", "abandon"};
   return names;
 }
+const std::vector<std::string>& param_types() {
+  static const std::vector<std::string> names = {"int", "float"};
+  return names;
+}
 const std::vector<std::string>& restart_words() {
   static const std::vector<std::string> names = {"on", "off", "auto"};
   return names;
@@ -535,6 +539,69 @@ const MatchKey kSchema[] = {
    .fastchess = same_as("normalized, logistic or bayesian"), .role = Role::Match,
    .apply = [](Config& c, const Value& v) { c.sprt.model = C<stats::EloModel>(v); }},
 
+  // ---------------------------------------------------------------- tune (docs/tuning.md)
+  {.toml = "tune.engine", .type = T::Text, .placeholder = "NAME",
+   .meaning = "Tunes this [[engine]]'s options by SPSA (fishtest's and OpenBench's): it plays "
+              "itself as NAME+ and NAME- (its values + and - c_k), a game pair from one opening "
+              "per pair of an iteration. `knightly tune` and `knightly run` play it.",
+   .role = Role::Match, .apply = [](Config& c, const Value& v) {
+     c.tune.enabled = true;
+     c.tune.engine = S(v);
+   }},
+  {.toml = "tune.iterations", .type = T::Integer, .min = 1, .max = kIntMax,
+   .meaning = "SPSA iterations (required): the values move once per iteration.",
+   .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tune.settings.iterations = N(v); }},
+  {.toml = "tune.pairs_per_iteration", .type = T::Integer, .min = 1, .max = 1000,
+   .fallback = "1", .meaning = "Game pairs each iteration plays (OpenBench's pairs-per).",
+   .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tune.settings.pairs_per_iteration = N(v); }},
+  {.toml = "tune.delay", .type = T::Integer, .min = 0, .max = kIntMax, .fallback = "8",
+   .meaning = "Iteration k is played around the values after the first k - delay iterations: "
+              "up to delay + 1 iterations are played at once, and the values do not depend on "
+              "how many workers play them.",
+   .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tune.settings.delay = N(v); }},
+  {.toml = "tune.a_ratio", .type = T::Number, .fallback = "0.1",
+   .meaning = "A = a_ratio x iterations, the stability constant of a_k (fishtest's A ratio).",
+   .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tune.settings.a_ratio = D(v); }},
+  {.toml = "tune.alpha", .type = T::Number, .fallback = "0.602",
+   .meaning = "a_k = a / (A + k + 1)^alpha.", .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tune.settings.alpha = D(v); }},
+  {.toml = "tune.gamma", .type = T::Number, .fallback = "0.101",
+   .meaning = "c_k = c / (k + 1)^gamma.", .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tune.settings.gamma = D(v); }},
+  {.toml = "tune.param", .type = T::Words,
+   .meaning = "One tuned option (one table each, at least one), with the keys below.",
+   .role = Role::Match, .custom = CustomToml},
+  {.toml = "tune.param.name", .type = T::Text, .placeholder = "OPTION",
+   .meaning = "The engine's option (a UCI spin option for an integer).", .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tune.params.back().name = S(v); }},
+  {.toml = "tune.param.start", .type = T::Number,
+   .meaning = "The value the tune starts from (required).", .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tune.params.back().start = D(v); }},
+  {.toml = "tune.param.min", .type = T::Number,
+   .meaning = "The least value it is given (required).", .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tune.params.back().min = D(v); }},
+  {.toml = "tune.param.max", .type = T::Number,
+   .meaning = "The greatest value it is given (required).", .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tune.params.back().max = D(v); }},
+  {.toml = "tune.param.c_end", .type = T::Number,
+   .meaning = "The perturbation c_k at the last iteration (required, more than 0).",
+   .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tune.params.back().c_end = D(v); }},
+  {.toml = "tune.param.r_end", .type = T::Number,
+   .meaning = "a_k / c_k^2 at the last iteration (required): the learning rate.",
+   .role = Role::Match,
+   .apply = [](Config& c, const Value& v) { c.tune.params.back().r_end = D(v); }},
+  {.toml = "tune.param.type", .type = T::Choice, .choices = &param_types, .fallback = "int",
+   .meaning = "int: the engine gets an integer, rounded stochastically as fishtest and "
+              "OpenBench round it; float: the value as it is.",
+   .role = Role::Match, .apply = [](Config& c, const Value& v) {
+     c.tune.params.back().integer = I(v) == 0;
+   }},
+
   // ---------------------------------------------------------------- output
   {.toml = "output.database", .knightly = "--db", .commands = kAll, .type = T::Text,
    .placeholder = "TARGET", .fallback = "knightly.db",
@@ -798,6 +865,8 @@ std::string toml_text(std::string_view toml) {
   std::string table(toml.substr(0, dot));
   std::string key(toml.substr(dot + 1));
   if (table == "engine") return "[[engine]] " + key;
+  if (table == "tune" && key == "param") return "[[tune.param]]";
+  if (table == "tune" && key.starts_with("param.")) return "[[tune.param]] " + key.substr(6);
   const auto second = key.find('.');
   if (second != std::string::npos)  // adjudication.draw.score: a key of an inline table
     return "[" + table + "] " + key.substr(0, second) + " = { " + key.substr(second + 1) + " }";
@@ -1061,6 +1130,20 @@ std::string match_identity(const Config& config) {
     out << "elo0 = " << number(s.elo0) << "\nelo1 = " << number(s.elo1) << "\n";
     out << "alpha = " << number(s.alpha) << "\nbeta = " << number(s.beta) << "\n";
     out << "model = " << quoted(choice_name(s.model)) << "\n";
+  }
+
+  if (config.tune.enabled) {
+    const auto& s = config.tune.settings;
+    out << "\n[tune]\nengine = " << quoted(config.tune.engine) << "\n";
+    out << "iterations = " << s.iterations << "\npairs_per_iteration = " << s.pairs_per_iteration
+        << "\ndelay = " << s.delay << "\n";
+    out << "a_ratio = " << number(s.a_ratio) << "\nalpha = " << number(s.alpha)
+        << "\ngamma = " << number(s.gamma) << "\n";
+    for (const auto& p : config.tune.params)
+      out << "[[tune.param]]\nname = " << quoted(p.name) << "\nstart = " << number(p.start)
+          << "\nmin = " << number(p.min) << "\nmax = " << number(p.max)
+          << "\nc_end = " << number(p.c_end) << "\nr_end = " << number(p.r_end)
+          << "\ntype = " << quoted(p.integer ? "int" : "float") << "\n";
   }
 
   for (const auto& e : config.engines) {

@@ -90,6 +90,7 @@ Run::Run(Config config, RunOptions options, RunObserver& observer)
     : config_(std::move(config)), options_(std::move(options)), observer_(observer) {
   two_engines_ = config_.engines.size() == 2;
   if (two_engines_ && config_.sprt.enabled) sprt_ = stats_sprt_config(config_.sprt);
+  if (config_.tune.enabled) tune_ = std::make_unique<TunePlan>(config_);
   paired_ = schedule_has_pairs(config_.tournament) && config_.output.report_penta;
 }
 
@@ -238,6 +239,13 @@ bool Run::prepare() {
   // free them now, so that a resumed run plays the games in the order a single run would.
   for (const auto& [id, holder] : store.lease_holders(t.id))
     if (id != worker_id_ && worker_is_gone(holder, me)) store.expire_leases(id);
+  if (tune_) {
+    try {
+      tune_->prepare(store, t.id, t.seed);
+    } catch (const std::runtime_error& e) {
+      return fail(Failure::Setup, e.what()), false;
+    }
+  }
 
   if (control.status == db::TournamentStatus::Aborted)
     store.set_tournament_status(t.id, db::TournamentStatus::Running);
@@ -340,6 +348,7 @@ void Run::play() {
 
 void Run::game_thread() noexcept {
   Players players(config_.engines.size());
+  std::vector<EngineConfig> made_for = config_.engines;
   // -use-affinity: this thread, and the engines it starts, run on CPUs of their own.
   const int me = next_thread_.fetch_add(1);
   if (!cpu_slots_.empty()) {
@@ -351,10 +360,11 @@ void Run::game_thread() noexcept {
   try {
     int busy = 0;  // claims in a row that found every free pair in play
     while (!stop_.stopping()) {
-      auto r = store_->claim_pair(tournament_id_, worker_id_, options_.lease);
+      auto r = store_->claim_pair(tournament_id_, worker_id_, options_.lease,
+                                  tune_ ? std::optional<int>(tune_->window()) : std::nullopt);
       if (r.status == db::ClaimStatus::Claimed && r.claim) {
         busy = 0;
-        play_pair(players, *r.claim);
+        play_pair(players, made_for, *r.claim);
       } else if (r.status == db::ClaimStatus::Busy) {
         // Every free pair is in play: one may be given back or expire, or the last ones be
         // stored by other workers (the run is then over). A queue's worker goes to another
@@ -404,7 +414,17 @@ void Run::wait_for_work(int waited) {
   work_cv_.wait_for(lock, period);
 }
 
-void Run::play_pair(Players& players, const db::Claim& claim) {
+void Run::play_pair(Players& players, std::vector<EngineConfig>& made_for, const db::Claim& claim) {
+  // A tune's pair is played by its iteration's values: players made for others are replaced.
+  if (tune_) {
+    auto engines = tune_->engines(*store_, claim.round, config_.engines);
+    for (std::size_t i = 0; i < players.size(); ++i)
+      if (players[i] && !(engines[i] == made_for[i])) {
+        players[i]->quit();
+        players[i].reset();
+      }
+    made_for = std::move(engines);
+  }
   std::vector<int> todo;
   for (int k = 0; k < claim.games; ++k)
     if (std::find(claim.stored.begin(), claim.stored.end(), k) == claim.stored.end())
@@ -423,7 +443,7 @@ void Run::play_pair(Players& players, const db::Claim& claim) {
     for (; next < todo.size(); ++next) {
       if (stop_.stopping()) break;
       const int index = todo[next];
-      auto record = play_one(players, index, &claim);
+      auto record = play_one(players, index, &claim, made_for);
       if (!record) break;
       const ScheduledGame& sg = schedule_->at(std::size_t(index));
       db::StoreOutcome outcome;
@@ -448,6 +468,7 @@ void Run::play_pair(Players& players, const db::Claim& claim) {
         break;
       }
       stored(*record, index);
+      if (tune_ && index == claim.schedule_index + claim.games - 1) tune_->pair_done(*store_);
     }
     // A pair left unfinished (the run stops) is given back at once for anyone to play.
     if (ours && next < todo.size() && !store_failed_) store_->release_claim(claim);
@@ -460,7 +481,8 @@ void Run::play_pair(Players& players, const db::Claim& claim) {
   work_cv_.notify_all();
 }
 
-std::optional<GameRecord> Run::play_one(Players& players, int index, const db::Claim* claim) {
+std::optional<GameRecord> Run::play_one(Players& players, int index, const db::Claim* claim,
+                                        const std::vector<EngineConfig>& engines) {
   const ScheduledGame& sg = schedule_->at(std::size_t(index));
   auto opening =
       opening_for(sg, book_ ? &*book_ : nullptr, config_.openings, is_chess960(config_.tournament));
@@ -493,7 +515,7 @@ std::optional<GameRecord> Run::play_one(Players& players, int index, const db::C
   const PlayerOptions player_options = player_options_for(config_, options_.log_dir);
   for (int idx : {sg.white, sg.black}) {
     auto& p = players[std::size_t(idx)];
-    if (!p) p = make_player(config_.engines[std::size_t(idx)], player_options);
+    if (!p) p = make_player(engines[std::size_t(idx)], player_options);
     if (p->alive()) continue;
     const std::string& name = config_.engines[std::size_t(idx)].name;
     if (auto e = p->start()) {
@@ -791,6 +813,7 @@ void Run::report() {
                                   : stats::sprt_status(*sprt_, report.first_vs_second);
       }
       summary_.report = std::move(report);
+      if (tune_) summary_.tune = store_->tune(tournament_id_);
     } catch (const db::StoreException& e) {
       fail_locked(Failure::Store, e.what());
     }

@@ -39,6 +39,7 @@
 #include "runner/run/run_outputs.h"
 #include "runner/run/shared_tally.h"
 #include "runner/run/stop_token.h"
+#include "runner/run/tune_plan.h"
 #include "runner/run/two_engine_tally.h"
 #include "runner/tournament/opening_book.h"
 #include "runner/tournament/schedule.h"
@@ -72,8 +73,10 @@ class Run {
   void report();
 
   void game_thread() noexcept;
-  void play_pair(Players& players, const db::Claim& claim);
-  std::optional<GameRecord> play_one(Players& players, int index, const db::Claim* claim);
+  // `made_for`: the engines the thread's players were started as (a tune changes them).
+  void play_pair(Players& players, std::vector<EngineConfig>& made_for, const db::Claim& claim);
+  std::optional<GameRecord> play_one(Players& players, int index, const db::Claim* claim,
+                                     const std::vector<EngineConfig>& engines);
   void stored(const GameRecord& record, int index);
   void decide();
   void decide_exhausted();
@@ -101,6 +104,7 @@ class Run {
   std::unique_ptr<TablebaseProber> tablebase_;  // the Syzygy tables when adjudication uses them
   std::optional<Schedule> schedule_;
   std::optional<stats::SprtConfig> sprt_;  // two-engine runs with [sprt]
+  std::unique_ptr<TunePlan> tune_;         // a [tune]: SPSA over the rounds (tune_plan.h)
   std::unique_ptr<EngineVersions> versions_;
   std::optional<GameFile> pgn_;
   std::optional<GameFile> epd_;  // -epdout: the final positions, in schedule order

@@ -10,6 +10,7 @@
 
 #include "db/store/report_types.h"
 #include "db/store/store_types.h"
+#include "db/store/tune_types.h"
 #include "runner/config/config.h"
 #include "runner/run/driver.h"
 #include "runner/stats/counts.h"
@@ -92,6 +93,7 @@ struct RunSummary {
   bool sources_unavailable = false;
   bool moved_on = false;  // ended by other_work: undecided, nothing wrong (exit 0)
   std::optional<RunReport> report;
+  std::optional<db::StoredTune> tune;  // a [tune]: every iteration begun, read at the end
   // --perf-stats
   std::uint64_t plies_played = 0;
   std::vector<std::int64_t> latency_ns;

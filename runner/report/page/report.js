@@ -269,6 +269,42 @@
     });
   }
 
+  // ------------------------------------------------------------------ SPSA tune
+  // One chart per tuned parameter: its value after each iteration with a result (iteration 0:
+  // the start), between its bounds; the figures are knightly query tune's (the same JSON).
+  let tuneCharts = [];
+  function drawTune() {
+    const tn = data.tune;
+    $('tune-section').hidden = !tn;
+    tuneCharts.forEach(dropChart);
+    tuneCharts = [];
+    const box = clear($('tune-charts'));
+    if (!tn) return;
+    $('tune-summary').textContent = tn.engine + ' (' + tn.plus + ' against ' + tn.minus + '): ' +
+      fmtInt(tn.finished) + ' of ' + fmtInt(tn.iterations) + ' iterations, ' +
+      tn.pairs_per_iteration + ' game pair(s) each; knightly query tune ' + tn.tournament;
+    const done = tn.path.filter(it => it.values !== null);
+    tn.params.forEach((p, i) => {
+      const id = 'chart-tune-' + i;
+      box.appendChild(el('div', { class: 'chart-box' }, [el('canvas', { id: id })]));
+      const path = [{ x: 0, y: p.start }].concat(done.map(it => ({ x: it.iteration, y: it.values[i] })));
+      const x1 = Math.max(1, tn.iterations);
+      const bound = (label, y, colour) => ({ label: label, data: [{ x: 0, y: y }, { x: x1, y: y }],
+                                             borderColor: colour, borderDash: [6, 4], pointRadius: 0 });
+      chart(id, {
+        type: 'line',
+        data: { datasets: [
+          { label: p.name, data: path, borderColor: color(i), pointRadius: 0 },
+          bound('min', p.min, '#d9534f'),
+          bound('max', p.max, '#5cb85c'),
+        ] },
+        options: { parsing: false, scales: { x: countAxis('iteration'), y: { title: axisTitle(p.name) } },
+                   plugins: { title: { display: true, text: p.name + ': ' + p.setting + ' now (start ' + p.start + ')' } } },
+      });
+      tuneCharts.push(id);
+    });
+  }
+
   // ------------------------------------------------------------------ moves per engine
   const MOVE_CHARTS = [
     ['chart-depth', 2, 'Depth per move', 'depth'],
@@ -598,6 +634,7 @@
     drawHealth();
     drawWorkers();
     drawMatch();
+    drawTune();
     drawMoves();
     fillFilterOptions();
     drawHeader();

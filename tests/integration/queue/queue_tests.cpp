@@ -503,3 +503,33 @@ TEST_CASE("a worker whose test has every pair in play goes to another test rathe
   CHECK(t["first"]["state"].text == "complete");
   CHECK(t["second"]["state"].text == "complete");
 }
+
+TEST_CASE("a tune of an engine built from its source plays both sides at the stored commit",
+          "[queue][source][tune]") {
+  Lab lab;
+  // The base commit's engine (knightly-engine behind a wrapper that passes setoption on), its
+  // KnightValue tuned for four iterations (docs/tuning.md).
+  const std::string path = lab.dir.file("tune.toml");
+  write_file(path,
+             "[tournament]\nname = \"src-tune\"\nseed = 3\nmaxmoves = 30\ndepth = 1\n"
+             "[openings]\nrandom_plies = 2\n"
+             "[[engine]]\nname = \"src\"\nrepo = \"" +
+                 lab.repo.path() +
+                 "\"\nref = \"main\"\n"
+                 "[tune]\nengine = \"src\"\niterations = 4\ndelay = 0\n"
+                 "[[tune.param]]\nname = \"KnightValue\"\nstart = 300\nmin = 0\nmax = 1000\n"
+                 "c_end = 20\nr_end = 0.05\n");
+  auto r =
+      lab.knightly({"tune", path, "--db", lab.db.target, "--cache", lab.cache, "--quiet"}, 600);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("Tune of src after 4 of 4 iterations") != std::string::npos);
+  // Both sides are the commit the tune stored, and every iteration counted its two games.
+  CHECK(lab.db.count("SELECT count(*) FROM games") == 8);
+  CHECK(lab.db.count("SELECT count(*) FROM games g JOIN engines w ON w.id = g.white_id "
+                     "JOIN engines b ON b.id = g.black_id WHERE w.source_commit <> '" +
+                     lab.base + "' OR b.source_commit <> '" + lab.base + "'") == 0);
+  CHECK(lab.db.count("SELECT count(DISTINCT name) FROM engines WHERE name IN ('src+', 'src-')") ==
+        2);
+  CHECK(lab.db.count("SELECT count(*) FROM tune_iterations WHERE wins + draws + losses = 2") == 4);
+}

@@ -60,6 +60,33 @@ TEST_CASE("material uses 100/320/330/500/900") {
         900 + 320 - (500 + 330 + 100));
 }
 
+TEST_CASE("the knight's value is a parameter of the material term (KnightValue)") {
+  // White: 2 knights; Black: 1 knight and 1 bishop. Material at the default 320:
+  // 2 * 320 - (320 + 330) = -10.
+  const auto pos = fen("1nb1k3/8/8/8/8/8/8/1N2K1N1 w - - 0 1");
+  eval::Evaluator ev = *eval::Evaluator::parse("material");
+  CHECK(ev.knight_value() == 320);
+  CHECK(ev.evaluate_white(pos) == -10);
+  // At a third of it, 107: 2 * 107 - (107 + 330) = -223, whatever the path to the sums.
+  ev.set_knight_value(107);
+  CHECK(ev.knight_value() == 107);
+  CHECK(ev.evaluate_white(pos) == 2 * 107 - (107 + 330));
+  CHECK(ev.evaluate_white(pos, eval::piece_sums(pos)) == -223);
+  // The default evaluation (material+pst) moves by the same amount; weights scale it.
+  eval::Evaluator both;
+  const int before = both.evaluate_white(pos);
+  both.set_knight_value(107);
+  CHECK(both.evaluate_white(pos) == before - (320 - 107));
+  eval::Evaluator half = *eval::Evaluator::parse("material:50");
+  half.set_knight_value(420);
+  CHECK(half.evaluate_white(pos) == (2 * 420 - (420 + 330)) / 2);
+  // Knights even: no change.
+  eval::Evaluator start;
+  start.set_knight_value(107);
+  CHECK(start.evaluate_white(chess::Position()) ==
+        eval::Evaluator().evaluate_white(chess::Position()));
+}
+
 TEST_CASE("piece-square values come from the published tables") {
   // White knight a1 (-50), black knight a8 (-50 mirrored): cancel out apart from kings.
   auto kings = fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1");

@@ -34,6 +34,7 @@ TEST_CASE("every option is listed with its type / default and range") {
   for (const char* check : {"Shuffle", "OwnBook"})
     CHECK(has(std::string("option name ") + check + " type check default false"));
   CHECK(has("option name EvalNoise type spin default 0 min 0 max 10000"));
+  CHECK(has("option name KnightValue type spin default 320 min 0 max 2000"));
   CHECK(has("option name RandomMargin type spin default 0 min 0 max 10000"));
   CHECK(has("option name Seed type spin default 1 min 0 max 2147483647"));
   CHECK(has("option name BookFile type string default <empty>"));
