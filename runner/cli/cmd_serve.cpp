@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "db/store/store.h"
+#include "runner/cli/printable.h"
 #include "runner/cli/serve_api.h"
 #include "runner/cli/subcommand.h"
 #include "runner/run/run_options.h"
@@ -20,6 +21,7 @@ struct ServeArgs {
   std::string db = "knightly.db";
   std::string bind = "127.0.0.1:8080";
   int threads = 2;
+  std::vector<std::string> allowed_hosts;
   ServeApiOptions api;
 };
 
@@ -37,12 +39,22 @@ std::expected<ServeArgs, std::string> parse_serve_args(Args& args) {
       s.api.filter.tournaments.push_back(*v);
     } else if (a == "--title") {
       s.api.title = *v;
+    } else if (a == "--allow-host") {
+      // A name this server answers for besides the machine's own (a reverse proxy's, a name
+      // in DNS for it): the Host check refuses every other (DNS rebinding).
+      if (v->empty() || v->find_first_of(" \t/@") != std::string::npos)
+        return std::unexpected("--allow-host: '" + printable(*v) + "' is not a host name");
+      s.allowed_hosts.push_back(*v);
+    } else if (a == "--cache-mb") {
+      auto n = parse_int(a, *v, 1, 65536);
+      if (!n) return std::unexpected(n.error());
+      s.api.cache_bytes = static_cast<std::size_t>(*n) << 20;
     } else if (a == "--threads") {
       auto n = parse_int(a, *v, 1, 64);
       if (!n) return std::unexpected(n.error());
       s.threads = static_cast<int>(*n);
     } else {
-      return std::unexpected("unknown option '" + a + "'");
+      return std::unexpected("unknown option '" + printable(a) + "'");
     }
   }
   return s;
@@ -74,7 +86,8 @@ int cmd_serve(Args& args) {
   }
   for (const auto& name : s->api.filter.tournaments)
     if (!store->find_tournament(name)) {
-      std::cerr << "knightly: serve: no tournament '" << name << "' in " << s->db << "\n";
+      std::cerr << "knightly: serve: no tournament '" << printable(name) << "' in " << store->path()
+                << "\n";
       return ExitError;
     }
 
@@ -91,6 +104,7 @@ int cmd_serve(Args& args) {
   options.host = endpoint->host;
   options.port = endpoint->port;
   options.threads = s->threads;
+  options.allowed_hosts = s->allowed_hosts;
   auto server = serve::HttpServer::start(
       options, [&api](const serve::Request& request) { return api.handle(request); });
   if (!server) {
@@ -100,7 +114,7 @@ int cmd_serve(Args& args) {
   if (!loopback(endpoint->host))
     std::cerr << "knightly: serve: warning: listening on " << endpoint->host
               << ", not a loopback address: whoever reaches it can read the whole database\n";
-  std::cout << "knightly: serve: http://" << (*server)->address() << "/ (database " << s->db
+  std::cout << "knightly: serve: http://" << (*server)->address() << "/ (database " << store->path()
             << ", read-only); Ctrl-C stops" << std::endl;
   int signal = 0;
   sigwait(&stop_signals, &signal);

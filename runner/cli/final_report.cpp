@@ -91,7 +91,7 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
       out << "  " << f.engine << ": " << f.reason << " (" << f.games_lost
           << (f.games_lost == 1 ? " game" : " games") << " lost by forfeit)\n";
   }
-  if (summary.finished && !summary.decision.empty())
+  if ((summary.finished || summary.stopped) && !summary.decision.empty())
     out << "\nDecision: " << summary.decision << "\n";
   if (summary.games_superseded > 0)
     out << summary.games_superseded
@@ -111,7 +111,7 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
   }
   if (!config.output.epd.empty() && summary.tournament.id != 0)
     out << "EPD: " << config.output.epd << "\n";
-  if (summary.interrupted && summary.exit_code != ExitError)
+  if ((summary.interrupted || summary.stopped) && summary.exit_code != ExitError)
     out << "Stopped before the end: run the same command again to resume.\n";
   if (options.style != OutputStyle::Knightly && summary.report) out << "Finished match\n";
   out << std::flush;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "runner/cli/printable.h"
 #include "runner/stats/elo.h"
 #include "runner/stats/report.h"
 
@@ -27,15 +28,18 @@ void Progress::on_schedule(std::size_t total, std::size_t stored) {
 }
 
 void Progress::print(const std::string& line) {
-  if (tty_ && line_shown_) out_ << "\r\033[K";
-  out_ << line << "\n" << std::flush;
+  if (tty_ && line_shown_) terminal_control(out_, "\r\033[K");
+  // Names and messages may quote files and engines: nothing of theirs reaches a terminal (or
+  // a log) raw.
+  out_ << printable_lines(line) << "\n" << std::flush;
   line_shown_ = false;
 }
 
 void Progress::redraw() {
   if (quiet_) return;
   if (tty_) {
-    out_ << "\r\033[K" << status_line() << std::flush;
+    terminal_control(out_, "\r\033[K");
+    out_ << printable(status_line()) << std::flush;
     line_shown_ = true;
   } else {
     // Plain lines, about ten over the run, so logs stay readable.
@@ -99,9 +103,9 @@ void Progress::on_warning(const std::string& line) {
 }
 
 void Progress::on_error(const std::string& line) {
-  if (tty_ && line_shown_) out_ << "\r\033[K" << std::flush;
+  if (tty_ && line_shown_) terminal_control(out_, "\r\033[K");
   line_shown_ = false;
-  err_ << "knightly: " << line << "\n" << std::flush;
+  err_ << "knightly: " << printable_lines(line) << "\n" << std::flush;
 }
 
 std::string Progress::status_line() const {
@@ -129,7 +133,7 @@ std::string Progress::status_line() const {
 }
 
 void Progress::on_done() {
-  if (tty_ && line_shown_) out_ << "\r\033[K" << std::flush;
+  if (tty_ && line_shown_) terminal_control(out_, "\r\033[K");
   line_shown_ = false;
 }
 

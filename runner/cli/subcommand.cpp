@@ -24,7 +24,8 @@ constexpr std::array<Subcommand, 9> kSubcommands{{
      "--new SPEC --base SPEC [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]\n"
      "    [--tc TC | --depth N | --nodes N] [--book FILE] [--concurrency N]\n"
      "    [--db PATH] [--max-games N] [--seed N] [--random-plies N] [--name NAME]"},
-    {"stop", cmd_stop, "NAME [--db PATH]   every worker of NAME finishes its game and exits"},
+    {"stop", cmd_stop,
+     "NAME [--db PATH]   every worker of NAME finishes its game and exits 3 (resumable)"},
     {"query", cmd_query,
      "tournaments|standings|games|h2h|engines|ratings|terminations|sprt|workers\n"
      "    [--db PATH] [--format table|csv|json] [filters]"},
@@ -32,7 +33,9 @@ constexpr std::array<Subcommand, 9> kSubcommands{{
     {"export", cmd_export, "[--db PATH] [--tournament NAME]"},
     {"report", cmd_report,
      "-o FILE.html [--db PATH] [--tournament NAME ...] [--games N] [--title T]"},
-    {"serve", cmd_serve, "[--db PATH] [--bind 127.0.0.1:8080] [--tournament NAME ...] [--title T]"},
+    {"serve", cmd_serve,
+     "[--db PATH] [--bind 127.0.0.1:8080] [--tournament NAME ...] [--title T]\n"
+     "    [--allow-host NAME ...] [--cache-mb 32] [--threads N]"},
 }};
 
 bool is_help(std::string_view word) {
@@ -68,7 +71,8 @@ std::string usage_text() {
       "  knightly help [COMMAND] | --version\n"
       "\n"
       "exit codes: 0 done (sprt: H1 accepted), 1 sprt: H0 accepted, 2 error,\n"
-      "            3 sprt: undecided at max games, 130 interrupted (SIGINT), 143 terminated\n"
+      "            3 sprt: undecided at max games, or stopped by knightly stop,\n"
+      "            130 interrupted (SIGINT), 143 terminated\n"
       "See README.md and docs/ for the details.\n";
   return text;
 }

@@ -76,6 +76,8 @@ class Run {
   void decide_exhausted();
   void decide_stopped();
   void finish(const std::string& decision);
+  // `knightly stop` (its text `decision`): this worker starts nothing new and exits 3.
+  void stopped(const std::string& decision);
   void mark_interrupted();
 
   void fail(Failure kind, const std::string& message);
@@ -98,6 +100,7 @@ class Run {
   std::optional<Schedule> schedule_;
   std::optional<stats::SprtConfig> sprt_;  // two-engine runs with [sprt]
   std::unique_ptr<EngineVersions> versions_;
+  std::vector<OutputClaim> output_claims_;  // the PGN and EPD files are this tournament's
   std::optional<GameFile> pgn_;
   std::optional<GameFile> epd_;  // -epdout: the final positions, in schedule order
   RunLog log_;                   // -log file=F: the runner's own lines
@@ -124,6 +127,7 @@ class Run {
   bool resumable_ = true;
   int later_errors_ = 0;
   std::string decision_;
+  bool stopped_ = false;  // by `knightly stop`
 };
 
 // Lines of `before` and `after` that differ, as "- old" / "+ new" (for a changed config).
