@@ -22,19 +22,27 @@ std::string lower(std::string_view s) {
 // The host of a Host header without its port and brackets ("[::1]:80" -> "::1"), lower case,
 // without a trailing dot; "" when it is malformed.
 std::string host_name(std::string_view header) {
+  const auto digits = [](std::string_view port) {
+    return std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
   std::string_view host = header;
+  bool bracketed = false;
   if (!host.empty() && host.front() == '[') {
+    // "[IPv6]" or "[IPv6]:PORT", nothing else.
     const auto close = host.find(']');
     if (close == std::string_view::npos) return "";
     const std::string_view rest = host.substr(close + 1);
-    if (!rest.empty() && rest.front() != ':') return "";
+    if (!rest.empty() && (rest.front() != ':' || !digits(rest.substr(1)))) return "";
     host = host.substr(1, close - 1);
+    bracketed = true;
   } else if (const auto colon = host.rfind(':'); colon != std::string_view::npos) {
     if (host.find(':') != colon) return "";  // an IPv6 address must be in brackets
-    const std::string_view port = host.substr(colon + 1);
-    if (!std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      return "";
+    if (!digits(host.substr(colon + 1))) return "";
     host = host.substr(0, colon);
+  }
+  if (bracketed) {
+    unsigned char a[16];
+    if (inet_pton(AF_INET6, std::string(host).c_str(), a) != 1) return "";
   }
   if (!host.empty() && host.back() == '.') host.remove_suffix(1);
   if (host.empty()) return "";

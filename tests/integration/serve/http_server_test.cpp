@@ -195,7 +195,9 @@ TEST_CASE("http server: a Host that does not name this machine is refused (DNS r
   };
   for (const char* foreign :
        {"attacker.example", "attacker.example:" /* empty port */, "localhost.attacker.example",
-        "10.1.2.3", "127.0.0.1.nip.io:80", "[::2]:80", "a b"}) {
+        "10.1.2.3", "127.0.0.1.nip.io:80", "[::2]:80", "a b",
+        // Found by fuzz_http_request: after "]" a port or nothing; in brackets only IPv6.
+        "[127.0.0.1]:x/attacker", "[::1]attacker", "[127.0.0.1]"}) {
     INFO(foreign);
     const std::string r = status(std::string("Host: ") + foreign + "\r\n");
     CHECK(status_line(r) == "HTTP/1.1 403 Forbidden");
