@@ -23,8 +23,6 @@
 namespace knightly::runner {
 namespace {
 
-// A batch: about this much text is parsed, checked and committed at a time.
-constexpr std::size_t kBatchBytes = 4 << 20;
 // A game longer than this (no game boundary within it) is not PGN: the import stops there.
 constexpr std::size_t kMaxGameBytes = 64 << 20;
 constexpr std::size_t kReadBlock = 1 << 20;
@@ -202,54 +200,122 @@ struct Candidate {
   std::string event;
 };
 
-// Where games start in a stream of PGN text: at a tag line ('[' first on a line, outside a
-// brace comment) after movetext. Fed the text as it arrives; the state carries over.
+// Where batches may be cut in a stream of PGN text so that the PGN reader
+// (engine/chess/pgn.cpp) reads each batch exactly as it reads the whole text: the same games,
+// errors and lines. That is at a '[' (outside a brace or ';' comment) right after a game that
+// ended with its result token: the reader has returned that game and begins the next at the
+// '[' whatever follows, as it does at the start of a batch. (A game cut off by the next
+// game's tags is not a cut: the reader reads an end of text differently.) Tag lines are read
+// as the reader reads them (a tag ends at its `"]`; what follows on the line is movetext),
+// '%' lines are skipped. Fed the text as it arrives, whole lines at a time; the state
+// carries over.
 class GameSplitter {
  public:
-  // Scans text[from, end) and returns the offset of the last game start in it after `from`
-  // (0 when none). `text` is the whole buffer so far; offsets are into it.
-  std::size_t scan(std::string_view text, std::size_t from) {
+  // Scans the whole lines of text[from, end), moving `from` past the last one, and returns
+  // the offset of the last game start among them (0 when none); `starts` (if given) gets
+  // every one. `text` is the whole buffer so far; offsets are into it.
+  std::size_t scan(std::string_view text, std::size_t& from,
+                   std::vector<std::size_t>* starts = nullptr, bool to_end = false) {
     std::size_t last = 0;
-    for (std::size_t i = from; i < text.size(); ++i) {
-      const char c = text[i];
-      if (in_brace_) {
-        if (c == '}') in_brace_ = false;
-        if (c == '\n') line_ = Line::Start;
-        continue;
+    while (from < text.size()) {
+      std::size_t end = text.find('\n', from);
+      if (end == std::string_view::npos) {
+        if (!to_end) break;
+        end = text.size();
       }
-      if (c == '\n') {
-        line_ = Line::Start;
-        continue;
-      }
-      if (line_ == Line::Start) {
-        if (c == ' ' || c == '\t' || c == '\r') continue;
-        if (c == '[') {
-          if (movetext_) last = i;
-          movetext_ = false;
-          line_ = Line::Tag;
-          continue;
-        }
-        line_ = c == '%' ? Line::Comment : Line::Move;
-      }
-      if (line_ != Line::Move) continue;  // a tag line (its value may hold braces) or %
-      if (c == '{') {
-        in_brace_ = true;
-        movetext_ = true;
-      } else if (c == ';') {
-        line_ = Line::Comment;
-        movetext_ = true;
-      } else if (c != ' ' && c != '\t' && c != '\r') {
-        movetext_ = true;
-      }
+      scan_line(text, from, end, [&](std::size_t start) {
+        last = start;
+        if (starts) starts->push_back(start);
+      });
+      from = end == text.size() ? end : end + 1;
     }
     return last;
   }
 
  private:
-  enum class Line { Start, Tag, Move, Comment };
-  Line line_ = Line::Start;
+  static bool space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+  // Where the reader's tag at `i` ('[') ends on the line [i, end): after its `]` when it is a
+  // well-formed tag, else the line's end (the reader takes the rest of the line).
+  static std::size_t tag_end(std::string_view text, std::size_t i, std::size_t end) {
+    std::size_t p = i + 1;
+    while (p < end && (text[p] == ' ' || text[p] == '\t')) ++p;
+    const std::size_t name = p;
+    while (p < end && (std::isalnum(static_cast<unsigned char>(text[p])) || text[p] == '_')) ++p;
+    const bool named = p > name;
+    while (p < end && (text[p] == ' ' || text[p] == '\t')) ++p;
+    if (!named || p >= end || text[p] != '"') return end;
+    for (std::size_t q = p + 1; q < end; ++q) {
+      if (text[q] == '\\' && q + 1 < end && (text[q + 1] == '"' || text[q + 1] == '\\')) {
+        ++q;
+        continue;
+      }
+      if (text[q] == '\r') return end;
+      if (text[q] == '"') {
+        std::size_t k = q + 1;
+        while (k < end && (text[k] == ' ' || text[k] == '\t')) ++k;
+        return k < end && text[k] == ']' ? k + 1 : end;
+      }
+    }
+    return end;
+  }
+
+  static bool result(std::string_view word) {
+    return word == "1-0" || word == "0-1" || word == "1/2-1/2" || word == "*";
+  }
+
+  // A movetext token ended: a result at depth 0 ends the game; anything else is (or begins)
+  // a game not yet ended.
+  void token(std::string_view word) {
+    if (word.empty()) return;
+    ended_ = depth_ == 0 && result(word);
+    if (ended_) depth_ = 0;
+  }
+
+  template <class Found>
+  void scan_line(std::string_view text, std::size_t i, std::size_t end, Found found) {
+    if (!in_brace_ && i < end && text[i] == '%') return;  // an escape line
+    while (i < end) {
+      if (in_brace_) {
+        const std::size_t close = text.find('}', i);
+        if (close == std::string_view::npos || close >= end) return;
+        in_brace_ = false;
+        i = close + 1;
+        continue;
+      }
+      const char c = text[i];
+      if (space(c)) {
+        ++i;
+      } else if (c == '[') {
+        if (ended_) found(i);  // the next game's tags, right after a finished game
+        ended_ = false;
+        depth_ = 0;  // whichever way the last game ended, this is a new one
+        i = tag_end(text, i, end);
+      } else if (c == '{' || c == ';' || c == '(' || c == ')' || c == '$') {
+        ended_ = false;  // a comment, variation or NAG: part of a game
+        if (c == '{') in_brace_ = true;
+        if (c == ';') return;
+        if (c == '(') ++depth_;
+        if (c == ')' && depth_ > 0) --depth_;
+        ++i;
+        if (c == '$')
+          while (i < end && text[i] >= '0' && text[i] <= '9') ++i;
+      } else {
+        // A word: up to a blank or a delimiter, as the reader splits them (a stray '}'
+        // begins one).
+        const std::size_t start = i;
+        if (c == '}') ++i;
+        while (i < end && !space(text[i]) &&
+               std::string_view("{}();[$").find(text[i]) == std::string_view::npos)
+          ++i;
+        token(text.substr(start, i - start));
+      }
+    }
+  }
+
   bool in_brace_ = false;
-  bool movetext_ = false;
+  bool ended_ = false;  // the last token was a game's result
+  int depth_ = 0;       // open variations
 };
 
 }  // namespace
@@ -427,21 +493,20 @@ std::expected<ImportReport, std::string> import_pgn(db::Store& store, std::strin
         binary_error(opt, text_position(text, *bad), static_cast<unsigned char>(text[*bad])));
   PgnImporter importer(store, opt);
   if (auto started = importer.start(); !started) return std::unexpected(started.error());
-  // The same batches as a file's (a game is never split).
-  GameSplitter splitter;
-  std::size_t at = 0, scanned = 0;
+  // The same batches as a file's: about batch_bytes each, a game never split.
+  std::vector<std::size_t> starts;
+  std::size_t scanned = 0;
+  GameSplitter().scan(text, scanned, &starts, true);
+  std::size_t at = 0, next = 0;  // next: the first start after `at`
   int line = 1;
   while (at < text.size()) {
+    while (next < starts.size() && starts[next] <= at) ++next;
     std::size_t cut = text.size();
-    if (text.size() - at > kBatchBytes) {
+    if (text.size() - at > opt.batch_bytes && next < starts.size()) {
       // The last game start within a batch's length, else the first one after it.
-      std::size_t boundary = 0;
-      for (std::size_t end = at + kBatchBytes; boundary <= at && scanned < text.size();
-           end = std::min(text.size(), scanned + kBatchBytes)) {
-        boundary = splitter.scan(text.substr(0, end), scanned);
-        scanned = end;
-      }
-      if (boundary > at) cut = boundary;
+      cut = starts[next];
+      for (std::size_t k = next; k < starts.size() && starts[k] <= at + opt.batch_bytes; ++k)
+        cut = starts[k];
     }
     const std::string_view batch = text.substr(at, cut - at);
     importer.add(batch, line);
@@ -496,7 +561,7 @@ std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const
 
   PgnImporter importer(store, opt);
   if (auto started = importer.start(); !started) return std::unexpected(started.error());
-  // Then game by game, a batch of about kBatchBytes at a time: memory stays what a batch
+  // Then game by game, a batch of about batch_bytes at a time: memory stays what a batch
   // takes, whatever the file's size.
   std::string buffer;
   GameSplitter splitter;
@@ -529,15 +594,14 @@ std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const
         return false;
       }
     buffer.append(block);
-    if (buffer.size() < kBatchBytes) return true;
-    const std::size_t boundary = splitter.scan(buffer, scanned);
-    scanned = buffer.size();
+    if (buffer.size() < opt.batch_bytes) return true;
+    const std::size_t boundary = splitter.scan(buffer, scanned);  // whole lines
     if (boundary > 0) {
       flush(boundary);
     } else if (buffer.size() > kMaxGameBytes) {
-      failure = opt.file + ":" + std::to_string(line) + ": no end of game in " +
+      failure = opt.file + ":" + std::to_string(line) + ": no game ends with its result in the " +
                 std::to_string(kMaxGameBytes >> 20) +
-                " MB (an unterminated comment?); the games before it are imported";
+                " MB from here (an unterminated comment?); the games before it are imported";
       return false;
     }
     return true;

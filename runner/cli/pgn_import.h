@@ -18,9 +18,10 @@
 namespace knightly::runner {
 
 struct ImportOptions {
-  std::string file;                  // names the input in messages
-  std::string tournament;            // where new games go ("" = "import " + the file's name)
-  std::ostream* progress = nullptr;  // import_pgn_file: a line at each tenth of a long file
+  std::string file;                   // names the input in messages
+  std::string tournament;             // where new games go ("" = "import " + the file's name)
+  std::ostream* progress = nullptr;   // import_pgn_file: a line at each tenth of a long file
+  std::size_t batch_bytes = 4 << 20;  // about this much text per batch (a game is never split)
 };
 
 struct ImportReport {
@@ -46,8 +47,8 @@ std::expected<ImportReport, std::string> import_pgn(db::Store& store, std::strin
                                                     const ImportOptions& options);
 
 // The same, streamed from a file (or a pipe): read a block at a time, after a first pass that
-// checks the whole file is text. A "game" over 64 MB (an unterminated comment) ends the import
-// there with a message, the games before it imported.
+// checks the whole file is text. 64 MB in which no game ends with its result (an unterminated
+// comment) end the import there with a message, the games before them imported.
 std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const std::string& path,
                                                          const ImportOptions& options);
 
