@@ -117,6 +117,12 @@ std::expected<Accepted, Refusal> examine_request(const boost::beast::error_code&
                                    "this server does not answer for that Host (knightly serve "
                                    "--allow-host NAME adds a name)",
                                    false, head});
+  // A browser says where a request comes from: another site's page (an <img> or a script
+  // aimed at 127.0.0.1) gets nothing, not even a computation.
+  const auto site = req.find("Sec-Fetch-Site");
+  if (site != req.end() && boost::beast::iequals(site->value(), "cross-site"))
+    return std::unexpected(
+        Refusal{403, "requests from other sites' pages are not answered", false, head});
   const auto target = req.target();
   return Accepted{Request{"GET", std::string(target.data(), target.size())}, keep_alive, head};
 }

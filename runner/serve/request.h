@@ -8,7 +8,9 @@
 // name is made to resolve to 127.0.0.1 can reach a loopback server, but its requests carry
 // `Host: attacker.example`. Only the names that mean this machine are answered: localhost
 // (and *.localhost), loopback addresses, the address the server is bound to (any address of
-// the machine when bound to 0.0.0.0 or ::), and names given with --allow-host.
+// the machine when bound to 0.0.0.0 or ::), and names given with --allow-host. A request a
+// browser marks as coming from another site's page (Sec-Fetch-Site: cross-site) is refused
+// too: a page cannot make the server compute for it.
 // clang-format off
 #include <utility>  // Boost 1.74's Asio needs it before any of its headers
 // clang-format on

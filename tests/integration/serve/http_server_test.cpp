@@ -206,6 +206,9 @@ TEST_CASE("http server: a Host that does not name this machine is refused (DNS r
     CHECK(r.find("attacker") == std::string::npos);  // nothing sent is echoed
   }
   CHECK(status_line(status("")) == "HTTP/1.1 400 Bad Request");  // no Host at all
+  // Another site's page aiming at this server through the browser: refused, whatever Host.
+  CHECK(status_line(status("Host: localhost\r\nSec-Fetch-Site: cross-site\r\n")) ==
+        "HTTP/1.1 403 Forbidden");
   CHECK(status_line(status("Host: localhost\r\nHost: attacker.example\r\n")) ==
         "HTTP/1.1 400 Bad Request");
   CHECK(t.calls == 0);
@@ -215,6 +218,10 @@ TEST_CASE("http server: a Host that does not name this machine is refused (DNS r
     INFO(mine);
     CHECK(status_line(status(std::string("Host: ") + mine + "\r\n")) == "HTTP/1.1 200 OK");
   }
+  // The page's own requests and a typed address are answered.
+  for (const char* site : {"same-origin", "none"})
+    CHECK(status_line(status(std::string("Host: localhost\r\nSec-Fetch-Site: ") + site + "\r\n")) ==
+          "HTTP/1.1 200 OK");
 }
 
 TEST_CASE("http server: one client's 256 slow connections do not lock out another",
