@@ -14,7 +14,10 @@ struct MoveStats {
   std::string engine;
   int move_number = 0;
   std::int64_t moves = 0;
+  // Depth over the moves without a mate score only: an engine that has seen a mate reports
+  // its maximum depth (Stockfish: 245), which says nothing about how deep it searched.
   std::int64_t depth_sum = 0;
+  std::int64_t depth_moves = 0;
   std::int64_t nodes_sum = 0;
   std::int64_t time_ms_sum = 0;
   std::int64_t timed_moves = 0;  // moves with time_ms > 0
@@ -22,6 +25,26 @@ struct MoveStats {
   std::int64_t timed_ms = 0;     // their time
   std::int64_t clock_moves = 0;  // moves with a clock reading
   std::int64_t clock_left_sum = 0;
+};
+
+// One engine's faults and latency over the selected games (the end of a run, `knightly query
+// health`, the report): the games it lost by each fault, as fastchess counts them at the end
+// (its "Timeouts" and "Crashed", a crash being a disconnect or a stall), and the latency of its
+// moves (moves.latency_ms: go to bestmove less the engine's reported time) where it was known.
+struct EngineHealth {
+  std::string engine;
+  std::int64_t games = 0;
+  std::int64_t time_losses = 0;
+  std::int64_t disconnects = 0;
+  std::int64_t stalls = 0;
+  std::int64_t illegal_moves = 0;
+  std::int64_t latency_moves = 0;  // moves with a latency
+  std::int64_t latency_sum_ms = 0;
+  std::int64_t latency_max_ms = 0;
+  // The one mean every view prints; 0 without a move with a latency.
+  double latency_mean_ms() const {
+    return latency_moves > 0 ? double(latency_sum_ms) / double(latency_moves) : 0.0;
+  }
 };
 
 // One stored game's result, in the order games were stored.

@@ -62,8 +62,6 @@ std::optional<Tournament> Store::tournament(std::int64_t id) const {
   return impl_->read_tournament(st);
 }
 
-namespace {
-
 std::int64_t insert_tournament(Database& db, const NewTournament& t) {
   Statement st(db,
                "INSERT INTO tournaments (name, kind, config_text, config_hash, seed, status, "
@@ -89,8 +87,6 @@ std::int64_t insert_tournament(Database& db, const NewTournament& t) {
   }
   return id;
 }
-
-}  // namespace
 
 Tournament Store::create_tournament(const NewTournament& t) {
   std::lock_guard lock(impl_->mutex);
@@ -202,6 +198,43 @@ std::string game_text(std::int64_t tournament_id, const runner::GameId& id) {
   return "storing game (round " + std::to_string(id.round) + ", pair " + std::to_string(id.pair) +
          ", game " + std::to_string(id.game_in_pair) + ") of tournament " +
          std::to_string(tournament_id);
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& line : lines) {
+    if (!out.empty()) out += '\n';
+    out += line;
+  }
+  return out;
+}
+
+runner::MoveRecord read_move(const Statement& ms) {
+  runner::MoveRecord m;
+  m.uci = ms.text(0);
+  m.san = ms.text(1);
+  if (!ms.is_null(2)) m.eval.score_cp = ms.int32(2);
+  if (!ms.is_null(3)) m.eval.mate = ms.int32(3);
+  m.eval.depth = ms.int32(4);
+  m.eval.seldepth = ms.int32(5);
+  m.eval.nodes = std::bit_cast<std::uint64_t>(ms.int64(6));
+  m.time_ms = ms.int64(7);
+  m.clock_left_ms = ms.is_null(8) ? -1 : ms.int64(8);
+  m.book = ms.int64(9) != 0;
+  if (!ms.is_null(10)) m.eval.nps = std::bit_cast<std::uint64_t>(ms.int64(10));
+  if (!ms.is_null(11)) m.eval.hashfull = ms.int32(11);
+  if (!ms.is_null(12)) m.eval.tbhits = std::bit_cast<std::uint64_t>(ms.int64(12));
+  if (!ms.is_null(13)) m.latency_ms = ms.int64(13);
+  if (!ms.is_null(14)) m.eval.pv = ms.text(14);
+  if (!ms.is_null(15)) {
+    const std::string lines = ms.text(15);
+    for (std::size_t at = 0; at <= lines.size();) {
+      const std::size_t end = std::min(lines.find('\n', at), lines.size());
+      m.lines.push_back(lines.substr(at, end - at));
+      at = end + 1;
+    }
+  }
+  return m;
 }
 
 namespace {
@@ -324,6 +357,22 @@ std::int64_t insert_game_rows(Store::Impl& s, std::int64_t tournament_id, const 
     else
       st.bind_null(base + 11);
     st.bind(base + 12, m.book ? 1 : 0);
+    const auto u64 = [](const std::optional<std::uint64_t>& v) -> std::optional<std::int64_t> {
+      if (!v) return std::nullopt;
+      return std::bit_cast<std::int64_t>(*v);
+    };
+    st.bind(base + 13, u64(m.eval.nps))
+        .bind(base + 14, m.eval.hashfull)
+        .bind(base + 15, u64(m.eval.tbhits))
+        .bind(base + 16, m.latency_ms);
+    if (m.eval.pv.empty())
+      st.bind_null(base + 17);
+    else
+      st.bind(base + 17, m.eval.pv);
+    if (m.lines.empty())
+      st.bind_null(base + 18);
+    else
+      st.bind(base + 18, join_lines(m.lines));
   };
   // Many rows per statement: statement runs (and round trips to a server) are most of a
   // game's cost, not the rows.
@@ -334,16 +383,16 @@ std::int64_t insert_game_rows(Store::Impl& s, std::int64_t tournament_id, const 
     if (!slot) {
       std::string sql =
           "INSERT INTO moves (game_id, ply, uci, san, score_cp, mate, depth, seldepth, nodes, "
-          "time_ms, clock_left_ms, book) VALUES ";
+          "time_ms, clock_left_ms, book, nps, hashfull, tbhits, latency_ms, pv, lines) VALUES ";
       for (int k = 0; k < rows; ++k)
-        sql +=
-            k ? ", (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" : "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        sql += k ? ", (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                 : "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
       slot.emplace(s.db, sql);
     }
     Statement& st = *slot;
     st.reset();
     for (int k = 0; k < rows; ++k)
-      bind_move(st, 12 * k, i + k + 1, g.moves[static_cast<std::size_t>(i + k)]);
+      bind_move(st, kMoveColumns * k, i + k + 1, g.moves[static_cast<std::size_t>(i + k)]);
     st.run();
     i += rows;
   }

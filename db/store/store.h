@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "db/store/queue_types.h"
 #include "db/store/report_types.h"
 #include "db/store/store_error.h"
 #include "db/store/store_types.h"
@@ -174,11 +175,16 @@ class Store {
   void set_sprt_settings(std::int64_t tournament_id, const SprtSettings& sprt);
   std::optional<SprtSettings> sprt_settings(std::int64_t tournament_id) const;
   std::vector<WorkerSummary> workers(const GameFilter& filter) const;
+  // Every registered worker's state, by id (store_queries.cpp).
+  std::vector<WorkerState> worker_states() const;
 
   // --- queries (knightly query ...)
   std::vector<GameSummary> games(const GameFilter& filter) const;
   std::vector<PairCount> pair_counts(const GameFilter& filter) const;
-  std::vector<Standing> standings(const GameFilter& filter) const;  // by points, descending
+  // Per engine version, tournament and time control (runner/cli tells identities apart).
+  std::vector<VersionPairCount> version_pair_counts(const GameFilter& filter) const;
+  std::vector<Standing> standings(const GameFilter& filter) const;  // standings_from
+
   std::vector<HeadToHead> head_to_head(const GameFilter& filter) const;
   std::vector<TerminationCount> termination_counts(const GameFilter& filter,
                                                    bool by_reason = false) const;
@@ -190,6 +196,9 @@ class Store {
   // Per engine name and move number: sums over the non-book moves of the filtered games, or of
   // the newest `newest_games` of them (0 = all), ordered by engine and move number.
   std::vector<MoveStats> move_stats(const GameFilter& filter, std::int64_t newest_games = 0) const;
+  // Per engine name (versions merged), in name order: the filtered games' faults it lost by
+  // and its moves' latency (report_types.h).
+  std::vector<EngineHealth> engine_health(const GameFilter& filter) const;
   // Streams the filtered games' results in the order they were stored (Elo over games, the
   // SPRT LLR path).
   void for_each_result(const GameFilter& filter,
@@ -206,6 +215,37 @@ class Store {
   // The pairs held under a live lease (being played), in schedule order.
   std::vector<LeasedPair> leased_pairs() const;
   // --- end of report
+
+  // --- engines from source, worker speeds, the test queue (db/store/store_queue.cpp;
+  // docs/regression-testing.md)
+  // The commits a tournament's engines are built from, by engine index.
+  std::vector<SourceCommitRecord> source_commits(std::int64_t tournament_id) const;
+  // Records `record` unless the engine has a commit already; returns the one stored (the first
+  // worker's resolution wins).
+  SourceCommitRecord record_source_commit(std::int64_t tournament_id,
+                                          const SourceCommitRecord& record);
+  // Marks an engine version (upsert_engine's id) as built from `commit` of `repo`.
+  void set_engine_source(std::int64_t engine_id, const std::string& repo,
+                         const std::string& commit);
+  // The engine versions built from source, with their commits.
+  std::vector<EngineSourceRow> engine_sources() const;
+  // What this worker measured for the tournament it plays.
+  void set_worker_speed(std::int64_t worker_id, std::int64_t tournament_id, double nps,
+                        double tc_factor);
+  // Every worker that measured its speed, by worker id.
+  std::vector<WorkerSpeed> worker_speeds() const;
+  // Adds a test to the queue: its tournament (Conflict when the name is taken), SPRT settings,
+  // definition and the commits already resolved, in one transaction.
+  Tournament submit_test(const NewTest& test);
+  // Every submitted test, the newest first.
+  std::vector<QueuedTest> tests() const;
+  std::optional<QueuedTest> test(std::int64_t tournament_id) const;
+  // The tests a worker may take (not finished, no stop requested), in the order it takes
+  // them: the highest priority first, then the fewest stored games, then the oldest.
+  std::vector<QueuedTest> open_tests() const;
+  // `knightly stop --all`: raises the queue's stop epoch and returns it.
+  std::int64_t request_stop_all();
+  std::int64_t stop_epoch() const;
 
   struct Impl;
 

@@ -19,6 +19,16 @@
 
 namespace knightly::db {
 
+inline constexpr int kMoveColumns = 18;  // values bound per row of moves
+
+// The columns of a move as every reader selects them, in read_move's order, and the one
+// reader of such a row; a move's match_line lines are stored joined by newlines.
+inline constexpr const char* kMoveSelect =
+    "SELECT uci, san, score_cp, mate, depth, seldepth, nodes, time_ms, clock_left_ms, book, nps, "
+    "hashfull, tbhits, latency_ms, pv, lines FROM moves WHERE game_id = ? ORDER BY ply";
+runner::MoveRecord read_move(const Statement& st);
+std::string join_lines(const std::vector<std::string>& lines);
+
 struct Store::Impl {
   Impl(Database database, StoreOptions opts) : db(std::move(database)), options(opts) {}
 
@@ -31,7 +41,7 @@ struct Store::Impl {
   // insert_moves[n] inserts n moves in one statement: a game's moves go in blocks of
   // kMoveBlock and one statement for the rest (a 60-ply game: 2 statements, one round trip
   // each on a server). Prepared when first needed.
-  static constexpr int kMoveBlock = 32;
+  static constexpr int kMoveBlock = 32;  // x kMoveColumns bound values: under SQLite's 999
   std::array<std::optional<Statement>, kMoveBlock + 1> insert_moves;
   std::optional<Statement> insert_claimed_game;  // only under the claim's current attempt
   std::optional<Statement> select_moves;
@@ -114,6 +124,10 @@ std::int64_t insert_game_rows(Store::Impl& s, std::int64_t tournament_id,
                               std::int64_t white, std::int64_t black,
                               const std::string* content_hash, std::int64_t worker_id,
                               const Claim* claim);
+
+// Inserts a tournament row (status running) inside the caller's transaction; returns its id.
+// Conflict when a live tournament has the name.
+std::int64_t insert_tournament(Database& db, const NewTournament& tournament);
 
 // The column list read_tournament() expects, in order.
 inline constexpr const char* kTournamentColumns =

@@ -103,10 +103,7 @@ void Store::for_each_game(const GameFilter& filter,
                    f.where + order_clause(filter) + limit_clause(filter, f),
                Rows::Many);
   st.bind_all(f.params);
-  if (with_moves && !impl_->select_moves)
-    impl_->select_moves.emplace(impl_->db,
-                                "SELECT uci, san, score_cp, mate, depth, seldepth, nodes, time_ms, "
-                                "clock_left_ms, book FROM moves WHERE game_id = ? ORDER BY ply");
+  if (with_moves && !impl_->select_moves) impl_->select_moves.emplace(impl_->db, kMoveSelect);
   StoredGame game;
   while (st.step()) {
     game.id = st.int64(0);
@@ -132,20 +129,7 @@ void Store::for_each_game(const GameFilter& filter,
       Statement& ms = *impl_->select_moves;
       ms.reset();
       ms.bind(1, game.id);
-      while (ms.step()) {
-        runner::MoveRecord m;
-        m.uci = ms.text(0);
-        m.san = ms.text(1);
-        if (!ms.is_null(2)) m.eval.score_cp = ms.int32(2);
-        if (!ms.is_null(3)) m.eval.mate = ms.int32(3);
-        m.eval.depth = ms.int32(4);
-        m.eval.seldepth = ms.int32(5);
-        m.eval.nodes = std::bit_cast<std::uint64_t>(ms.int64(6));
-        m.time_ms = ms.int64(7);
-        m.clock_left_ms = ms.is_null(8) ? -1 : ms.int64(8);
-        m.book = ms.int64(9) != 0;
-        r.moves.push_back(std::move(m));
-      }
+      while (ms.step()) r.moves.push_back(read_move(ms));
     }
     callback(game);
   }
@@ -212,9 +196,63 @@ std::vector<PairCount> Store::pair_counts(const GameFilter& filter) const {
   return out;
 }
 
-std::vector<Standing> Store::standings(const GameFilter& filter) const {
+std::vector<WorkerState> Store::worker_states() const {
+  std::lock_guard lock(impl_->mutex);
+  std::map<std::int64_t, WorkerState> by_id;
+  {
+    Statement st(impl_->db,
+                 "SELECT w.id, now_ms() - w.last_seen_ms, "
+                 "(SELECT count(*) FROM pairs p WHERE p.worker_id = w.id AND p.state = 'leased'), "
+                 "(SELECT count(*) FROM pairs p WHERE p.worker_id = w.id AND p.state = 'leased' "
+                 "AND p.lease_until_ms < now_ms()) FROM workers w ORDER BY w.id");
+    while (st.step()) {
+      WorkerState& w = by_id[st.int64(0)];
+      w.id = st.int64(0);
+      w.seen_ago_ms = st.int64(1);
+      w.leases = st.int64(2);
+      w.leases_expired = st.int64(3);
+    }
+  }
+  Statement st(
+      impl_->db,
+      "SELECT DISTINCT x.wid, t.name, t.status FROM ("
+      "SELECT worker_id AS wid, tournament_id AS tid FROM games WHERE worker_id IS NOT NULL "
+      "UNION SELECT worker_id, tournament_id FROM pairs WHERE worker_id IS NOT NULL "
+      "UNION SELECT worker_id, tournament_id FROM superseded_games) x "
+      "JOIN tournaments t ON t.id = x.tid ORDER BY x.wid, t.name");
+  while (st.step()) {
+    auto it = by_id.find(st.int64(0));
+    if (it == by_id.end()) continue;
+    it->second.tournaments.push_back(st.text(1));
+    if (st.text(2) == "running") it->second.tournament_running = true;
+  }
+  std::vector<WorkerState> out;
+  for (auto& [id, w] : by_id) out.push_back(std::move(w));
+  return out;
+}
+
+std::vector<VersionPairCount> Store::version_pair_counts(const GameFilter& filter) const {
+  std::lock_guard lock(impl_->mutex);
+  const FilterSql f = filter_sql(filter);
+  Statement st(impl_->db,
+               "SELECT g.tournament_id, g.white_id, g.black_id, g.time_control, "
+               "sum(CASE WHEN g.result = '1-0' THEN 1 ELSE 0 END), "
+               "sum(CASE WHEN g.result = '1/2-1/2' THEN 1 ELSE 0 END), "
+               "sum(CASE WHEN g.result = '0-1' THEN 1 ELSE 0 END) FROM games g" +
+                   f.where +
+                   " GROUP BY g.tournament_id, g.white_id, g.black_id, g.time_control "
+                   "ORDER BY g.tournament_id, g.white_id, g.black_id, g.time_control");
+  st.bind_all(f.params);
+  std::vector<VersionPairCount> out;
+  while (st.step())
+    out.push_back(
+        {st.int64(0), st.int64(1), st.int64(2), st.text(3), st.int64(4), st.int64(5), st.int64(6)});
+  return out;
+}
+
+std::vector<Standing> standings_from(const std::vector<PairCount>& counts) {
   std::map<std::string, Standing> by_name;
-  for (const PairCount& c : pair_counts(filter)) {
+  for (const PairCount& c : counts) {
     Standing& w = by_name[c.white];
     w.engine = c.white;
     w.games += c.games();
@@ -230,12 +268,20 @@ std::vector<Standing> Store::standings(const GameFilter& filter) const {
   }
   std::vector<Standing> out;
   for (auto& [name, s] : by_name) out.push_back(std::move(s));
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Standing& a, const Standing& b) { return a.points() > b.points(); });
+  // Score first: 23.5 of 24 ranks above 24 of 40 (and so does its Elo, which grows with the
+  // score); equal scores by points, then by name (the map's order, kept by the stable sort).
+  std::stable_sort(out.begin(), out.end(), [](const Standing& a, const Standing& b) {
+    if (a.score() != b.score()) return a.score() > b.score();
+    return a.points() > b.points();
+  });
   return out;
 }
 
-std::vector<HeadToHead> Store::head_to_head(const GameFilter& filter) const {
+std::vector<Standing> Store::standings(const GameFilter& filter) const {
+  return standings_from(pair_counts(filter));
+}
+
+std::vector<HeadToHead> head_to_head_from(const std::vector<PairCount>& counts) {
   std::map<std::pair<std::string, std::string>, HeadToHead> cells;
   auto cell = [&](const std::string& e, const std::string& o) -> HeadToHead& {
     HeadToHead& h = cells[{e, o}];
@@ -243,7 +289,7 @@ std::vector<HeadToHead> Store::head_to_head(const GameFilter& filter) const {
     h.opponent = o;
     return h;
   };
-  for (const PairCount& c : pair_counts(filter)) {
+  for (const PairCount& c : counts) {
     HeadToHead& w = cell(c.white, c.black);
     w.wins += c.white_wins;
     w.draws += c.draws;
@@ -256,6 +302,10 @@ std::vector<HeadToHead> Store::head_to_head(const GameFilter& filter) const {
   std::vector<HeadToHead> out;
   for (auto& [key, h] : cells) out.push_back(std::move(h));
   return out;
+}
+
+std::vector<HeadToHead> Store::head_to_head(const GameFilter& filter) const {
+  return head_to_head_from(pair_counts(filter));
 }
 
 std::vector<TerminationCount> Store::termination_counts(const GameFilter& filter,

@@ -2,6 +2,7 @@
 // results in stored order, the game list by pages, one game with its moves, and a generation
 // key for caches. Plain SQL with bound parameters (no PRAGMAs, no SQLite-only functions), so
 // the same text serves every backend.
+#include <algorithm>
 #include <bit>
 #include <map>
 #include <utility>
@@ -47,12 +48,14 @@ std::vector<MoveStats> Store::move_stats(const GameFilter& filter,
                "SELECT CASE WHEN " + side +
                    " % 2 = 0 THEN g.white_id ELSE g.black_id END AS eid, " + side +
                    " / 2 + 1 AS mv, count(*), "
-                   "CAST(sum(m.depth) AS BIGINT), CAST(sum(m.nodes) AS BIGINT), "
+                   "CAST(sum(CASE WHEN m.mate IS NULL THEN m.depth ELSE 0 END) AS BIGINT), "
+                   "CAST(sum(m.nodes) AS BIGINT), "
                    "CAST(sum(m.time_ms) AS BIGINT), "
                    "CAST(sum(CASE WHEN m.time_ms > 0 THEN 1 ELSE 0 END) AS BIGINT), "
                    "CAST(sum(CASE WHEN m.time_ms > 0 THEN m.nodes ELSE 0 END) AS BIGINT), "
                    "CAST(sum(CASE WHEN m.time_ms > 0 THEN m.time_ms ELSE 0 END) AS BIGINT), "
-                   "count(m.clock_left_ms), CAST(COALESCE(sum(m.clock_left_ms), 0) AS BIGINT) "
+                   "count(m.clock_left_ms), CAST(COALESCE(sum(m.clock_left_ms), 0) AS BIGINT), "
+                   "CAST(sum(CASE WHEN m.mate IS NULL THEN 1 ELSE 0 END) AS BIGINT) "
                    "FROM games g JOIN moves m ON m.game_id = g.id" +
                    where + " GROUP BY eid, mv");
   st.bind_all(params);
@@ -73,10 +76,70 @@ std::vector<MoveStats> Store::move_stats(const GameFilter& filter,
     s.timed_ms += st.int64(8);
     s.clock_moves += st.int64(9);
     s.clock_left_sum += st.int64(10);
+    s.depth_moves += st.int64(11);
   }
   std::vector<MoveStats> out;
   out.reserve(merged.size());
   for (auto& [key, s] : merged) out.push_back(std::move(s));
+  return out;
+}
+
+std::vector<EngineHealth> Store::engine_health(const GameFilter& filter) const {
+  std::lock_guard lock(impl_->mutex);
+  const FilterSql f = filter_sql(filter);
+  std::map<std::string, EngineHealth> merged;
+  auto of = [&](std::int64_t engine_id) -> EngineHealth& {
+    const std::string& name = impl_->engine_name(engine_id);
+    EngineHealth& h = merged[name];
+    h.engine = name;
+    return h;
+  };
+  // Games played, and lost by each fault: the loser is the side the result goes against.
+  Statement games(impl_->db,
+                  "SELECT e.eid, count(*), "
+                  "CAST(sum(CASE WHEN e.lost = 1 AND e.termination = 'time forfeit' THEN 1 ELSE 0 "
+                  "END) AS BIGINT), "
+                  "CAST(sum(CASE WHEN e.lost = 1 AND e.termination = 'disconnect' THEN 1 ELSE 0 "
+                  "END) AS BIGINT), "
+                  "CAST(sum(CASE WHEN e.lost = 1 AND e.termination = 'stall' THEN 1 ELSE 0 END) "
+                  "AS BIGINT), "
+                  "CAST(sum(CASE WHEN e.lost = 1 AND e.termination = 'illegal move' THEN 1 ELSE 0 "
+                  "END) AS BIGINT) "
+                  "FROM (SELECT g.white_id AS eid, g.termination, "
+                  "CASE WHEN g.result = '0-1' THEN 1 ELSE 0 END AS lost FROM games g" +
+                      f.where +
+                      " UNION ALL SELECT g.black_id AS eid, g.termination, "
+                      "CASE WHEN g.result = '1-0' THEN 1 ELSE 0 END AS lost FROM games g" +
+                      f.where + ") e GROUP BY e.eid");
+  std::vector<Value> twice = f.params;
+  twice.insert(twice.end(), f.params.begin(), f.params.end());
+  games.bind_all(twice);
+  while (games.step()) {
+    EngineHealth& h = of(games.int64(0));
+    h.games += games.int64(1);
+    h.time_losses += games.int64(2);
+    h.disconnects += games.int64(3);
+    h.stalls += games.int64(4);
+    h.illegal_moves += games.int64(5);
+  }
+  // moves.ply counts from 1; `side` is even for White's moves.
+  const std::string side = std::string("(m.ply - 1 + ") + kBlackFirst + ")";
+  Statement moves(impl_->db, "SELECT CASE WHEN " + side +
+                                 " % 2 = 0 THEN g.white_id ELSE g.black_id END AS eid, count(*), "
+                                 "CAST(sum(m.latency_ms) AS BIGINT), max(m.latency_ms) "
+                                 "FROM games g JOIN moves m ON m.game_id = g.id" +
+                                 and_where(f, "m.latency_ms IS NOT NULL") + " GROUP BY eid");
+  moves.bind_all(f.params);
+  while (moves.step()) {
+    EngineHealth& h = of(moves.int64(0));
+    const std::int64_t max = moves.int64(3);
+    h.latency_max_ms = h.latency_moves > 0 ? std::max(h.latency_max_ms, max) : max;
+    h.latency_moves += moves.int64(1);
+    h.latency_sum_ms += moves.int64(2);
+  }
+  std::vector<EngineHealth> out;
+  out.reserve(merged.size());
+  for (auto& [name, h] : merged) out.push_back(std::move(h));
   return out;
 }
 
@@ -170,24 +233,9 @@ std::optional<StoredGame> Store::game(std::int64_t id) const {
   r.duration_ms = st.int64(14);
   r.time_control = st.text(15);
   r.pgn = st.text(16);
-  Statement ms(impl_->db,
-               "SELECT uci, san, score_cp, mate, depth, seldepth, nodes, time_ms, clock_left_ms, "
-               "book FROM moves WHERE game_id = ? ORDER BY ply");
+  Statement ms(impl_->db, kMoveSelect);
   ms.bind(1, id);
-  while (ms.step()) {
-    runner::MoveRecord m;
-    m.uci = ms.text(0);
-    m.san = ms.text(1);
-    if (!ms.is_null(2)) m.eval.score_cp = ms.int32(2);
-    if (!ms.is_null(3)) m.eval.mate = ms.int32(3);
-    m.eval.depth = ms.int32(4);
-    m.eval.seldepth = ms.int32(5);
-    m.eval.nodes = std::bit_cast<std::uint64_t>(ms.int64(6));
-    m.time_ms = ms.int64(7);
-    m.clock_left_ms = ms.is_null(8) ? -1 : ms.int64(8);
-    m.book = ms.int64(9) != 0;
-    r.moves.push_back(std::move(m));
-  }
+  while (ms.step()) r.moves.push_back(read_move(ms));
   return game;
 }
 

@@ -127,6 +127,18 @@ struct PairCount {
   std::int64_t games() const { return white_wins + draws + black_wins; }
 };
 
+// The same, per engine version (engines row) and tournament, with the games' TimeControl
+// tag ("white / black" when they differ): what tells an engine's identities apart.
+struct VersionPairCount {
+  std::int64_t tournament_id = 0;
+  std::int64_t white_id = 0;
+  std::int64_t black_id = 0;
+  std::string time_control;
+  std::int64_t white_wins = 0;
+  std::int64_t draws = 0;
+  std::int64_t black_wins = 0;
+};
+
 struct Standing {
   std::string engine;
   std::int64_t games = 0;
@@ -134,6 +146,8 @@ struct Standing {
   std::int64_t draws = 0;
   std::int64_t losses = 0;
   double points() const { return static_cast<double>(wins) + 0.5 * static_cast<double>(draws); }
+  // Points per game, 0..1 (0 without games).
+  double score() const { return games ? points() / static_cast<double>(games) : 0.0; }
 };
 
 // `engine` against `opponent`, both colours, from `engine`'s point of view.
@@ -144,6 +158,11 @@ struct HeadToHead {
   std::int64_t draws = 0;
   std::int64_t losses = 0;
 };
+
+// Standings and the head-to-head cells of colour-wise counts. Standings rank by score (points
+// per game: the engines may have played different numbers of games), then by points.
+std::vector<Standing> standings_from(const std::vector<PairCount>& counts);
+std::vector<HeadToHead> head_to_head_from(const std::vector<PairCount>& counts);
 
 struct TerminationCount {
   std::string termination;
@@ -241,6 +260,16 @@ struct WorkerSummary {
   std::int64_t time_losses = 0;
   std::int64_t illegal_moves = 0;
   std::int64_t superseded = 0;  // results that arrived after the lease was taken over
+};
+
+// Where a worker is now (Store::worker_states): what `query workers` tells alive from gone.
+struct WorkerState {
+  std::int64_t id = 0;
+  std::vector<std::string> tournaments;  // played or claimed in, by name
+  bool tournament_running = false;       // one of them is still running
+  std::int64_t leases = 0;               // pairs it holds under a lease
+  std::int64_t leases_expired = 0;       // of those, leases that ran out without renewal
+  std::int64_t seen_ago_ms = 0;          // since its last heartbeat, by the database's clock
 };
 
 }  // namespace knightly::db

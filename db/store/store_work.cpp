@@ -76,18 +76,29 @@ bool Store::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pair
   if (before == static_cast<std::int64_t>(pairs.size())) return true;
   // Many rows per statement (one round trip per block on a server), many blocks per
   // transaction, and between transactions the caller may stop it: a large schedule is
-  // written in batches that a signal interrupts. Rows already there are skipped, so a
-  // worker stopped half way (or two workers at once) leave nothing twice.
+  // written in batches that a signal interrupts. Every writer writes the same batches in the
+  // same order, each in one transaction, so a batch whose last pair is there is there whole:
+  // workers that start together (or one stopped half way and resumed) lock the tournament's
+  // row, find the batches the first wrote and skip them, instead of each inserting every pair
+  // again behind the first (64 workers: 64 times). Rows already there are skipped anyway.
   constexpr std::size_t kBlock = 200;
   constexpr std::size_t kBatch = 50 * kBlock;
   std::optional<Statement> full;
   for (std::size_t batch = 0; batch < pairs.size(); batch += kBatch) {
     if (stop && stop()) return false;
-    const bool last = batch + kBatch >= pairs.size();
+    const std::size_t end = std::min(batch + kBatch, pairs.size());
+    if (static_cast<std::size_t>(before) >= end) continue;
+    const bool last = end == pairs.size();
     impl_->write(
         what,
         [&] {
-          const std::size_t end = std::min(batch + kBatch, pairs.size());
+          Statement lock(impl_->db, "SELECT id FROM tournaments WHERE id = ? FOR UPDATE");
+          lock.bind(1, tournament_id).step();
+          lock.run();
+          Statement there(impl_->db,
+                          "SELECT 1 FROM pairs WHERE tournament_id = ? AND round = ? AND pair = ?");
+          there.bind(1, tournament_id).bind(2, pairs[end - 1].round).bind(3, pairs[end - 1].pair);
+          if (there.step()) return;
           for (std::size_t first = batch; first < end; first += kBlock) {
             const std::size_t n = std::min(kBlock, end - first);
             std::string sql =

@@ -145,6 +145,18 @@ std::expected<Move, std::string> parse_san(const Position& pos, std::string_view
   if (text.empty()) return std::unexpected("empty move text '" + original + "'");
 
   const MoveList legal = pos.legal_moves();
+  // Coordinate notation, as UCI engines, Knightly's notation=uci PGN and pgn-extract -Wlalg
+  // write moves: from and to squares and a promotion letter in either case ("b1c3", "e1g1",
+  // "e7e8Q"). SAN never has this shape, so it is read as coordinates.
+  if ((text.size() == 4 || text.size() == 5) && is_file(text[0]) && is_rank(text[1]) &&
+      is_file(text[2]) && is_rank(text[3]) && (text.size() == 4 || promo_type(text[4]) >= 0)) {
+    std::string uci(text);
+    if (uci.size() == 5)
+      uci[4] = static_cast<char>(std::tolower(static_cast<unsigned char>(uci[4])));
+    auto move = parse_uci(pos, uci, legal);
+    if (move) return move;
+    return std::unexpected("illegal move '" + original + "' in " + pos.fen());
+  }
   if (text == "O-O" || text == "0-0" || text == "o-o" || text == "O-O-O" || text == "0-0-0" ||
       text == "o-o-o") {
     bool king_side = text.size() == 3;

@@ -13,6 +13,8 @@ class Args {
   bool empty() const { return pos_ >= words_.size(); }
   const std::string& peek() const { return words_[pos_]; }
   std::string take() { return words_[pos_++]; }
+  // The words not taken yet.
+  std::vector<std::string> rest() const { return {words_.begin() + long(pos_), words_.end()}; }
   // The value after a flag; an error naming the flag when it is missing.
   std::expected<std::string, std::string> value(const std::string& flag) {
     if (empty()) return std::unexpected(flag + ": missing value");

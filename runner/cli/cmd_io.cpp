@@ -89,15 +89,21 @@ int cmd_import(Args& args) {
   try {
     auto report = import_pgn_file(*store, file, options);
     if (!report) return fail("import: " + report.error());
+    // A partial import is an import: it says how many of how many, lists the games it
+    // skipped (on stderr, above) and exits 0; it fails only when no game could be read.
     for (const auto& m : report->messages) std::cerr << printable(m) << "\n";
-    std::cout << "Imported " << report->inserted << " games from " << options.file
+    const int read = report->inserted + report->duplicates + report->unfinished + report->refused;
+    std::cout << "Imported " << report->inserted << " of " << read << " games from " << options.file
               << " into tournament '" << report->tournament << "' (" << report->duplicates
               << " already present, " << report->unfinished << " unfinished, " << report->refused
               << " unreadable or cut off)\n";
+    if (report->refused > 0 && report->inserted + report->duplicates == 0) {
+      std::cerr << "knightly: import: no game of " << options.file << " could be imported\n";
+      return 1;  // nothing imported (2 stays for errors)
+    }
     if (report->refused > 0)
-      return fail("import: " + std::to_string(report->refused) + " game" +
-                  (report->refused == 1 ? " was" : "s were") + " not imported from " +
-                  options.file + " (see above)");
+      std::cerr << "knightly: import: " << report->refused << " of " << read << " game"
+                << (read == 1 ? " was" : "s were") << " skipped (listed above)\n";
   } catch (const db::StoreException& e) {
     return fail(e.what());
   }

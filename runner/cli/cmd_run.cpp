@@ -1,7 +1,8 @@
-// knightly run / play / sprt: play games into the database.
-#include <cstdio>
+// knightly run / play / sprt: play games into the database. Every option is a row of the match
+// schema (runner/config/match_schema.h): its type, range and meaning come from there, and the
+// code here handles only what the worker itself is told (the rows without a config key).
+#include <ctime>
 #include <iostream>
-#include <limits>
 #include <optional>
 
 #include "db/store/sha256.h"
@@ -9,9 +10,11 @@
 #include "runner/cli/interval_report.h"
 #include "runner/cli/progress.h"
 #include "runner/cli/signals.h"
+#include "runner/cli/sprt_command.h"
 #include "runner/cli/subcommand.h"
 #include "runner/config/config_toml.h"
 #include "runner/config/config_validate.h"
+#include "runner/config/match_schema.h"
 #include "runner/config/play_flags.h"
 #include "runner/match/time_control.h"
 #include "runner/run/run.h"
@@ -25,65 +28,51 @@ int usage_error(const std::string& message) {
   return ExitError;
 }
 
-// Options the three commands share; true when `flag` was one of them.
-std::expected<bool, std::string> common_flag(const std::string& flag, Args& args,
-                                             RunOptions& options) {
-  if (flag == "--sync") {
-    auto v = args.value(flag);
-    if (!v) return std::unexpected(v.error());
-    if (*v != "full" && *v != "normal")
-      return std::unexpected(flag + ": '" + *v + "' (full or normal)");
-    options.sync = *v;
-    return true;
-  }
-  if (flag == "--quiet") {
-    options.quiet = true;
-    return true;
-  }
-  if (flag == "--perf-stats") {
-    options.perf_stats = true;
-    return true;
-  }
-  if (flag == "--log-dir") {
-    auto v = args.value(flag);
-    if (!v) return std::unexpected(v.error());
-    options.log_dir = *v;
-    return true;
-  }
-  if (flag == "--lease") {
-    auto v = args.value(flag);
-    if (!v) return std::unexpected(v.error());
-    auto s = parse_seconds(*v);
-    if (!s) return std::unexpected(flag + ": " + s.error());
-    if (*s < 200) return std::unexpected(flag + ": '" + *v + "' is too short (at least 0.2 s)");
-    options.lease = std::chrono::milliseconds(*s);
-    return true;
-  }
-  if (flag == "--on-stop") {
-    auto v = args.value(flag);
-    if (!v) return std::unexpected(v.error());
-    if (*v != "finish" && *v != "abandon")
-      return std::unexpected(flag + ": '" + *v + "' (finish or abandon)");
-    options.on_stop = *v == "finish" ? OnStop::Finish : OnStop::Abandon;
-    return true;
-  }
-  if (flag == "--stall-timeout") {
-    auto v = args.value(flag);
-    if (!v) return std::unexpected(v.error());
-    auto s = parse_seconds(*v);
-    if (!s) return std::unexpected(flag + ": " + s.error());
-    options.driver.untimed_deadline = std::chrono::milliseconds(*s);
-    return true;
-  }
-  return false;
+// One value of a schema row given as a Knightly flag ("--concurrency 4"), or an error naming it.
+std::expected<Value, std::string> flag_value(const MatchKey& key, const std::string& flag,
+                                             Args& args) {
+  if (key.type == ValueType::Flag) return true;
+  auto v = args.value(flag);
+  if (!v) return std::unexpected(v.error());
+  auto parsed = parse_value(key, *v);
+  if (!parsed) return std::unexpected(flag + ": " + parsed.error());
+  return parsed;
 }
 
-// The style an [output] format names ("knightly", "cutechess", "fastchess"); `fallback` for "".
-OutputStyle output_style(const std::string& format, OutputStyle fallback) {
-  if (format == "knightly") return OutputStyle::Knightly;
-  if (format == "cutechess") return OutputStyle::Cutechess;
-  if (format == "fastchess") return OutputStyle::Fastchess;
-  return fallback;
+// The worker's own options (the schema's rows of Knightly flags with no config key), shared by
+// the three commands; true when `flag` was one of them.
+std::expected<bool, std::string> worker_flag(const std::string& flag, Args& args,
+                                             RunOptions& options) {
+  const MatchKey* key = key_by_knightly(flag, CommandRun);
+  if (!key || !key->toml.empty() || !key->flag.empty()) return false;
+  auto v = flag_value(*key, flag, args);
+  if (!v) return std::unexpected(v.error());
+  if (flag == "--restart") {
+    options.restart = true;
+  } else if (flag == "--quiet") {
+    options.quiet = true;
+  } else if (flag == "--perf-stats") {
+    options.perf_stats = true;
+  } else if (flag == "--log-dir") {
+    options.log_dir = std::get<std::string>(*v);
+  } else if (flag == "--cache") {  // engines built from source (runner/source/source_cache.h)
+    options.source_cache = std::get<std::string>(*v);
+  } else if (flag == "--lease") {
+    const double s = std::get<double>(*v);
+    if (s < 0.2)
+      return std::unexpected(flag + ": " + std::to_string(s) + " is too short (at least 0.2 s)");
+    options.lease = std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000 + 0.5));
+  } else if (flag == "--on-stop") {
+    options.on_stop = std::get<std::int64_t>(*v) == 0 ? OnStop::Finish : OnStop::Abandon;
+  } else if (flag == "--stall-timeout") {
+    const double s = std::get<double>(*v);
+    if (s <= 0) return std::unexpected(flag + ": must be more than 0 seconds");
+    options.driver.untimed_deadline =
+        std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000));
+  } else {
+    return std::unexpected(flag + ": the schema has it but `knightly` does not (a bug)");
+  }
+  return true;
 }
 
 // Plays the tournament (this process's share of it), shows it, and returns the exit code.
@@ -93,46 +82,47 @@ int run_and_report(const Config& config, const RunOptions& options) {
                     two ? config.engines[1].name : "");
   // cutechess's and fastchess's styles print their own lines every so many games.
   if (options.style != OutputStyle::Knightly)
-    progress.set_intervals(
-        interval_settings(config, options.sprt_label_tc,
-                          schedule_has_pairs(config.tournament) && config.output.report_penta,
-                          options.style == OutputStyle::Fastchess));
+    progress.set_intervals(interval_settings(
+        config, "", schedule_has_pairs(config.tournament) && config.output.report_penta,
+        options.style == OutputStyle::Fastchess));
   Run run(config, options, progress);
   install_interrupt_handlers(run.stop_token());
   RunSummary summary = run.execute();
-  print_final_report(std::cout, std::cerr, config, options, summary);
+  print_final_report(std::cout, std::cerr, config, options, summary, progress.intervals_shown());
   if (options.perf_stats) print_perf_stats(std::cout, summary);
   uninstall_interrupt_handlers();
   return summary.exit_code;
 }
 
+// fastchess's name for an output file given without one: fastchess_20260801_142501.pgn.
+std::string fastchess_default_file(const std::string& extension) {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "fastchess_%Y%m%d_%H%M%S.", &local);
+  return buf + extension;
+}
+
 }  // namespace
 
 int cmd_run(Args& args) {
-  std::string path, db, pgn;
-  std::optional<int> concurrency;
+  std::string path;
   RunOptions options;
+  // --db, --pgn, --concurrency, --sync: not the match, so every worker of a tournament has the
+  // config's text and may still write elsewhere or use as many cores as its machine has.
+  std::vector<std::pair<const MatchKey*, Value>> overrides;
   while (!args.empty()) {
     std::string a = args.take();
-    auto common = common_flag(a, args, options);
-    if (!common) return usage_error("run: " + common.error());
-    if (*common) continue;
-    if (a == "--db" || a == "--pgn") {
-      auto v = args.value(a);
+    auto worker = worker_flag(a, args, options);
+    if (!worker) return usage_error("run: " + worker.error());
+    if (*worker) continue;
+    if (const MatchKey* key = key_by_knightly(a, CommandRun)) {
+      auto v = flag_value(*key, a, args);
       if (!v) return usage_error("run: " + v.error());
-      (a == "--db" ? db : pgn) = *v;
-    } else if (a == "--restart") {
-      options.restart = true;
-    } else if (a == "--concurrency") {
-      // Not part of the config: every worker of a tournament has the config's text, and
-      // each may use as many cores as its machine (or its Slurm task) has.
-      auto v = args.value(a);
-      if (!v) return usage_error("run: " + v.error());
-      auto n = parse_int(a, *v, 1, 1024);
-      if (!n) return usage_error("run: " + n.error());
-      concurrency = int(*n);
+      overrides.emplace_back(key, *v);
     } else if (!a.empty() && a[0] == '-') {
-      return usage_error("run: unknown option '" + a + "'");
+      return usage_error("run: unknown option '" + a + "' (knightly run --help)");
     } else if (path.empty()) {
       path = a;
     } else {
@@ -142,175 +132,151 @@ int cmd_run(Args& args) {
   if (path.empty()) return usage_error("run: no config file (knightly run CONFIG.toml)");
   auto config = load_config_file(path);
   if (!config) return usage_error(config.error().to_string());
-  if (!db.empty()) config->output.database = db;
-  if (!pgn.empty()) config->output.pgn = pgn;
-  if (concurrency) config->tournament.concurrency = *concurrency;
+  for (const auto& [key, value] : overrides) key->apply(*config, value);
   if (config->sprt.enabled) options.kind = db::TournamentKind::Sprt;
-  options.style = output_style(config->output.format, OutputStyle::Knightly);
+  options.style = config->output.format.value_or(OutputStyle::Knightly);
   return run_and_report(*config, options);
 }
 
 int cmd_play(Args& args) {
   std::vector<std::string> words;
   RunOptions options;
-  options.style = OutputStyle::Cutechess;
   while (!args.empty()) {
     std::string a = args.take();
-    if (a == "--restart") {
-      options.restart = true;
-      continue;
-    }
-    auto common = common_flag(a, args, options);
-    if (!common) return usage_error("play: " + common.error());
-    if (!*common) words.push_back(a);
+    auto worker = worker_flag(a, args, options);
+    if (!worker) return usage_error("play: " + worker.error());
+    if (!*worker) words.push_back(a);
   }
   auto command = parse_play_flags(words);
   if (!command) return usage_error(command.error().to_string());
-  const Config& config = command->config;
+  Config& config = command->config;
+  if (command->pgn_default_name) config.output.pgn = fastchess_default_file("pgn");
+  if (command->epd_default_name) config.output.epd = fastchess_default_file("epd");
   if (config.sprt.enabled) options.kind = db::TournamentKind::Sprt;
-  options.style = output_style(config.output.format, OutputStyle::Cutechess);
+  options.style = config.output.format.value_or(OutputStyle::Cutechess);
   for (const auto& note : command->notes) std::cout << "Note: " << note << "\n";
-  return run_and_report(config, options);
+  const int code = run_and_report(config, options);
+  // Both tools exit 0 when the match ran to its end, whatever its SPRT decided: a script's
+  // `cutechess-cli ... && next` goes on. The gate's codes are `knightly sprt`'s and `run`'s.
+  return code == ExitH0 || code == ExitUndecided ? ExitOk : code;
 }
 
-int cmd_sprt(Args& args) {
-  std::string new_spec, base_spec, tc, book, db = "knightly.db", name;
-  std::optional<int> depth;
+std::expected<SprtCommand, std::string> parse_sprt_command(Args& args) {
+  SprtCommand command;
+  std::string new_spec, base_spec, tc, book;
+  std::optional<int> depth, random_plies;
   std::optional<std::uint64_t> nodes;
-  SprtConfig sprt;
-  sprt.enabled = true;
-  int concurrency = 1, max_games = 20000, random_plies = -1;
-  std::optional<std::uint64_t> seed;
-  RunOptions options;
+  bool named = false;
+  Config& config = command.config;
+  config.sprt.enabled = true;
+  RunOptions& options = command.options;
   options.kind = db::TournamentKind::Sprt;
   while (!args.empty()) {
     std::string a = args.take();
-    auto common = common_flag(a, args, options);
-    if (!common) return usage_error("sprt: " + common.error());
-    if (*common) continue;
-    if (a == "--restart") {
-      options.restart = true;
+    auto worker = worker_flag(a, args, options);
+    if (!worker) return std::unexpected("sprt: " + worker.error());
+    if (*worker) continue;
+    // The queue's own options (cmd_submit.cpp): how the test is queued, not what it is.
+    if (a == "--submit") {
+      command.submit = true;
       continue;
     }
-    auto v = args.value(a);
-    if (!v) return usage_error("sprt: " + v.error());
-    auto number = [&](double& out) {
-      auto d = parse_double(a, *v);
-      if (d) out = *d;
-      return d.has_value() ? std::string() : d.error();
-    };
-    auto integer = [&](auto& out, long long min, long long max) {
-      auto i = parse_int(a, *v, min, max);
-      if (i) out = decltype(+out)(*i);
-      return i.has_value() ? std::string() : i.error();
-    };
-    std::string error;
-    if (a == "--new")
-      new_spec = *v;
-    else if (a == "--base")
-      base_spec = *v;
-    else if (a == "--elo0")
-      error = number(sprt.elo0);
-    else if (a == "--elo1")
-      error = number(sprt.elo1);
-    else if (a == "--alpha")
-      error = number(sprt.alpha);
-    else if (a == "--beta")
-      error = number(sprt.beta);
-    else if (a == "--model")
-      sprt.model = *v;
-    else if (a == "--tc")
-      tc = *v;
-    else if (a == "--depth") {
-      int d = 0;
-      error = integer(d, 1, 1000);
-      depth = d;
+    if (a == "--priority" || a == "--submitter") {
+      auto v = args.value(a);
+      if (!v) return std::unexpected("sprt: " + v.error());
+      if (a == "--submitter") {
+        command.submitter = *v;
+        continue;
+      }
+      auto n = parse_int(a, *v, -1000000, 1000000);
+      if (!n) return std::unexpected("sprt: " + n.error());
+      command.priority = static_cast<int>(*n);
+      continue;
+    }
+    const MatchKey* key = key_by_knightly(a, CommandSprt);
+    if (!key) return std::unexpected("sprt: unknown option '" + a + "' (knightly sprt --help)");
+    auto v = flag_value(*key, a, args);
+    if (!v) return std::unexpected("sprt: " + v.error());
+    if (!(key->custom & CustomSprt)) {
+      key->apply(config, *v);
+      named = named || key->role == Role::Name;
+      continue;
+    }
+    if (a == "--new") {
+      new_spec = std::get<std::string>(*v);
+    } else if (a == "--base") {
+      base_spec = std::get<std::string>(*v);
+    } else if (a == "--tc") {
+      tc = std::get<std::string>(*v);
+    } else if (a == "--depth") {
+      depth = static_cast<int>(std::get<std::int64_t>(*v));
     } else if (a == "--nodes") {
-      long long n = 0;
-      error = integer(n, 1, (long long)1e15);
-      nodes = std::uint64_t(n);
-    } else if (a == "--book")
-      book = *v;
-    else if (a == "--random-plies")
-      error = integer(random_plies, 0, 100);
-    else if (a == "--concurrency")
-      error = integer(concurrency, 1, 1024);
-    else if (a == "--db")
-      db = *v;
-    else if (a == "--name")
-      name = *v;
-    else if (a == "--max-games")
-      error = integer(max_games, 2, 100000000);
-    else if (a == "--seed") {
-      long long s = 0;
-      error = integer(s, 1, std::numeric_limits<long long>::max());
-      seed = std::uint64_t(s);
-    } else
-      return usage_error("sprt: unknown option '" + a + "'");
-    if (!error.empty()) return usage_error("sprt: " + error);
+      nodes = static_cast<std::uint64_t>(std::get<std::int64_t>(*v));
+    } else if (a == "--book") {
+      book = std::get<std::string>(*v);
+    } else if (a == "--random-plies") {
+      random_plies = static_cast<int>(std::get<std::int64_t>(*v));
+    } else if (a == "--max-games") {
+      command.max_games = static_cast<int>(std::get<std::int64_t>(*v));
+    }
   }
   if (new_spec.empty() || base_spec.empty())
-    return usage_error("sprt: both --new SPEC and --base SPEC are required");
-  if (sprt.model != "normalized" && sprt.model != "logistic")
-    return usage_error("sprt: --model: '" + sprt.model + "' (normalized or logistic)");
+    return std::unexpected("sprt: both --new SPEC and --base SPEC are required");
 
-  Config config;
   for (auto [spec, label] : {std::pair{new_spec, "New"}, std::pair{base_spec, "Base"}}) {
     auto e = parse_engine_spec(spec);
     if (!e)
-      return usage_error("sprt: --" + std::string(label == std::string("New") ? "new" : "base") +
-                         ": " + e.error().to_string());
+      return std::unexpected("sprt: --" +
+                             std::string(label == std::string("New") ? "new" : "base") + ": " +
+                             e.error().to_string());
     // fishtest's convention: the figures are New's against Base unless the spec names them.
     if (spec.find("name=") == std::string::npos) e->name = label;
     config.engines.push_back(*e);
   }
   if (!tc.empty()) {
     auto t = parse_time_control(tc);
-    if (!t) return usage_error("sprt: --tc: " + t.error());
+    if (!t) return std::unexpected("sprt: --tc: " + t.error());
     config.tournament.defaults.tc = *t;
-    options.sprt_label_tc = tc;
   }
   config.tournament.defaults.depth = depth;
   config.tournament.defaults.nodes = nodes;
-  if (depth) options.sprt_label_tc = "depth " + std::to_string(*depth);
-  if (nodes) options.sprt_label_tc = std::to_string(*nodes) + " nodes";
   if (tc.empty() && !depth && !nodes)
-    return usage_error("sprt: give a limit: --tc TC, --depth N or --nodes N");
-  config.tournament.rounds = (max_games + 1) / 2;
+    return std::unexpected("sprt: give a limit: --tc TC, --depth N or --nodes N");
+  config.tournament.rounds = (command.max_games + 1) / 2;
   config.tournament.games_per_encounter = 2;
   config.tournament.repeat = true;
-  config.tournament.concurrency = concurrency;
-  config.sprt = sprt;
   if (!book.empty()) {
     config.openings.file = book;
-    config.openings.format = book.ends_with(".pgn") ? "pgn" : "epd";
+    config.openings.format = book_format_of(book).value_or(BookFormat::Epd);
   }
   // Without a book every pair would start from the initial position; a few random plies
   // (the same for both games of a pair) give the test its variety.
-  config.openings.random_plies = random_plies >= 0 ? random_plies : (book.empty() ? 4 : 0);
-  config.output.database = db;
+  config.openings.random_plies = random_plies.value_or(book.empty() ? 4 : 0);
 
-  // The command's own words identify the test, so running it again resumes it.
-  std::string text = "knightly sprt --new " + new_spec + " --base " + base_spec + " --tc " + tc +
-                     " --depth " + (depth ? std::to_string(*depth) : "") + " --nodes " +
-                     (nodes ? std::to_string(*nodes) : "") + " --book " + book + " --elo0 " +
-                     std::to_string(sprt.elo0) + " --elo1 " + std::to_string(sprt.elo1) +
-                     " --alpha " + std::to_string(sprt.alpha) + " --beta " +
-                     std::to_string(sprt.beta) + " --model " + sprt.model + " --max-games " +
-                     std::to_string(max_games) + " --random-plies " +
-                     std::to_string(config.openings.random_plies) +
-                     (seed ? " --seed " + std::to_string(*seed) : "");
-  config.source_text = text;
-  const std::string digest = db::sha256_hex(text);
-  config.tournament.name = name.empty() ? "sprt-" + digest.substr(0, 12) : name;
+  // What defines the test identifies it, so running it again (with any concurrency or
+  // database) resumes it.
+  config.source_text = match_identity(config);
+  const std::string digest = db::sha256_hex(config.source_text);
+  if (!named) config.tournament.name = "sprt-" + digest.substr(0, 12);
   // The same command plays the same openings, in any database: a gate is reproducible.
-  config.tournament.seed = seed ? *seed : std::stoull(digest.substr(0, 15), nullptr, 16) | 1;
-  if (auto e = validate_config(config)) return usage_error("sprt: " + e->to_string());
+  if (!config.tournament.seed)
+    config.tournament.seed = std::stoull(digest.substr(0, 15), nullptr, 16) | 1;
+  if (auto e = validate_config(config)) return std::unexpected("sprt: " + e->to_string());
+  return command;
+}
+
+int cmd_sprt(Args& args) {
+  const std::vector<std::string> words = args.rest();
+  auto command = parse_sprt_command(args);
+  if (!command) return usage_error(command.error());
+  if (command->submit) return submit_sprt(*command, words);
+  const Config& config = command->config;
   std::cout << "SPRT '" << config.tournament.name << "': " << config.engines[0].name << " vs "
-            << config.engines[1].name << ", elo0 " << sprt.elo0 << ", elo1 " << sprt.elo1
-            << ", alpha " << sprt.alpha << ", beta " << sprt.beta << ", at most " << max_games
+            << config.engines[1].name << ", elo0 " << config.sprt.elo0 << ", elo1 "
+            << config.sprt.elo1 << ", alpha " << config.sprt.alpha << ", beta " << config.sprt.beta
+            << " (" << choice_name(config.sprt.model) << "), at most " << command->max_games
             << " games\n";
-  return run_and_report(config, options);
+  return run_and_report(config, command->options);
 }
 
 }  // namespace knightly::runner

@@ -8,6 +8,7 @@
 #include "db/store/store.h"
 #include "runner/cli/printable.h"
 #include "runner/cli/serve_api.h"
+#include "runner/cli/serve_tests.h"
 #include "runner/cli/subcommand.h"
 #include "runner/run/run_options.h"
 #include "runner/serve/endpoint.h"
@@ -99,14 +100,20 @@ int cmd_serve(Args& args) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  ServeApi api(*store, s->api);
+  // The --cache-mb bound holds for both: half for the page and API, half for the tests' own.
+  ServeApiOptions api_options = s->api;
+  api_options.cache_bytes = s->api.cache_bytes / 2;
+  ServeApi api(*store, api_options);
+  TestsSite tests(*store, s->api.title, s->api.cache_bytes / 2);  // /tests: the test queue
   serve::ServerOptions options;
   options.host = endpoint->host;
   options.port = endpoint->port;
   options.threads = s->threads;
   options.allowed_hosts = s->allowed_hosts;
-  auto server = serve::HttpServer::start(
-      options, [&api](const serve::Request& request) { return api.handle(request); });
+  auto server = serve::HttpServer::start(options, [&api, &tests](const serve::Request& request) {
+    if (auto answer = tests.handle(request)) return answer;
+    return api.handle(request);
+  });
   if (!server) {
     std::cerr << "knightly: serve: " << server.error() << "\n";
     return ExitError;
@@ -116,6 +123,9 @@ int cmd_serve(Args& args) {
               << ", not a loopback address: whoever reaches it can read the whole database\n";
   std::cout << "knightly: serve: http://" << (*server)->address() << "/ (database " << store->path()
             << ", read-only); Ctrl-C stops" << std::endl;
+  if (s->api.filter.tournaments.empty() && !store->tests().empty())
+    std::cout << "knightly: serve: the test queue: http://" << (*server)->address() << "/tests"
+              << std::endl;
   int signal = 0;
   sigwait(&stop_signals, &signal);
   (*server)->stop();

@@ -6,6 +6,7 @@
 #include "db/store/store.h"
 #include "runner/cli/printable.h"
 #include "runner/cli/subcommand.h"
+#include "runner/cli/work_control.h"
 #include "runner/run/decision.h"
 #include "runner/run/run_options.h"
 
@@ -13,9 +14,12 @@ namespace knightly::runner {
 
 int cmd_stop(Args& args) {
   std::string db = "knightly.db", name;
+  bool all = false;
   while (!args.empty()) {
     std::string a = args.take();
-    if (a == "--db") {
+    if (a == "--all") {
+      all = true;
+    } else if (a == "--db") {
       auto v = args.value(a);
       if (!v) {
         std::cerr << "knightly: stop: " << v.error() << "\n";
@@ -33,8 +37,9 @@ int cmd_stop(Args& args) {
       return ExitError;
     }
   }
-  if (name.empty()) {
-    std::cerr << "knightly: stop: which tournament? (knightly stop NAME [--db PATH])\n";
+  if (name.empty() == !all) {
+    std::cerr << "knightly: stop: which tournament? (knightly stop NAME [--db PATH], or --all "
+                 "for every `knightly work`)\n";
     return ExitError;
   }
   db::StoreOptions so;
@@ -50,6 +55,7 @@ int cmd_stop(Args& args) {
     std::cerr << "knightly: " << store.error().message << "\n";
     return ExitError;
   }
+  if (all) return stop_all_workers(*store);
   const std::string shown = "'" + printable(name) + "'";
   try {
     auto t = store->find_tournament(name);

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
+#include <sstream>
 
 #include "runner/cli/crc32.h"
 #include "runner/cli/interval_report.h"
 #include "runner/cli/progress.h"
 #include "runner/cli/table.h"
 #include "runner/players/first_go.h"
+#include "runner/run/decision.h"
 #include "runner/run/two_engine_tally.h"
 #include "runner/stats/elo.h"
 #include "runner/stats/report.h"
@@ -46,43 +48,93 @@ std::string standings_table(const std::vector<db::Standing>& standings) {
   return table.render(OutputFormat::Table, "standings");
 }
 
+std::string engine_health_text(const std::vector<db::EngineHealth>& health) {
+  std::ostringstream out;
+  for (const db::EngineHealth& h : health) {
+    out << "Player: " << h.engine << "\n";
+    out << "  Timeouts: " << h.time_losses << "\n";
+    out << "  Crashed: " << h.disconnects + h.stalls << "\n";
+    out << "  Stalls: " << h.stalls << "\n";
+    out << "  Illegal moves: " << h.illegal_moves << "\n";
+    if (h.latency_moves > 0) {
+      char mean[32];
+      std::snprintf(mean, sizeof mean, "%.1f", h.latency_mean_ms());
+      out << "  Latency: mean " << mean << " ms, max " << h.latency_max_ms << " ms ("
+          << h.latency_moves << (h.latency_moves == 1 ? " move" : " moves") << ")\n";
+    } else {
+      out << "  Latency: unknown (no engine time reported)\n";
+    }
+  }
+  return out.str();
+}
+
 void print_final_report(std::ostream& out, std::ostream& err, const Config& config,
-                        const RunOptions& options, const RunSummary& summary) {
+                        const RunOptions& options, const RunSummary& summary,
+                        const IntervalsShown& shown) {
   if (summary.report) {
     const RunReport& report = *summary.report;
     const bool two = config.engines.size() == 2;
     const auto& first_vs_second = report.first_vs_second;
+    const bool paired = schedule_has_pairs(config.tournament) && config.output.report_penta;
+    const IntervalSettings s = interval_settings(config, "", paired, true);
+    // A decided SPRT shows the LLR it was decided on everywhere, even when games in progress
+    // were stored after the decision.
+    std::optional<stats::SprtStatus> sprt = summary.sprt;
+    std::optional<DecidedSprt> decided;
+    if (sprt && s.sprt) decided = decided_sprt(*s.sprt, summary.decision);
+    if (decided) sprt = decided->status;
+    const std::optional<double> llr =
+        decided ? std::optional<double>(decided->status.llr) : std::nullopt;
     if (options.style == OutputStyle::Cutechess && two) {
-      out << score_line(config.engines[0].name, config.engines[1].name, first_vs_second) << "\n";
-      out << stats::cutechess_elo_line(first_vs_second) << "\n";
-      if (summary.sprt) out << stats::cutechess_sprt_line(*summary.sprt) << "\n";
+      // cutechess-cli ends a match with its results (the Elo line, and the SPRT line of a test)
+      // unless it printed them after the last game, at a -ratinginterval; the score line comes
+      // with every game. The same here, but the LLR is the decision's: when games in progress
+      // were stored after it, the last interval showed the LLR of all of them.
+      const long long n = first_vs_second.games();
+      if (shown.score_at != n)
+        out << score_line(config.engines[0].name, config.engines[1].name, first_vs_second) << "\n";
+      if (shown.rating_at != n || (decided && decided->games != n)) {
+        out << stats::cutechess_elo_line(first_vs_second) << "\n";
+        if (sprt) out << stats::cutechess_sprt_line(*sprt) << "\n";
+      }
     }
 
     out << "\nStandings of '" << summary.tournament.name << "' (" << summary.games_stored << " of "
         << summary.games_scheduled << " games):\n";
     out << standings_table(report.standings);
 
-    // fastchess's block: always in its own style, else with an SPRT (fishtest reads it).
+    // One final block for two engines: fastchess's (fishtest reads it) in its own style and in
+    // Knightly's with an SPRT; cutechess's lines above in its style; else the score and the Elo
+    // as the report and `knightly query sprt` show it (from pairs when there are pairs).
     const bool fastchess = options.style == OutputStyle::Fastchess;
-    if (two &&
-        ((config.sprt.enabled && summary.sprt) || (fastchess && first_vs_second.games() > 0))) {
-      const bool paired = schedule_has_pairs(config.tournament) && config.output.report_penta;
-      const IntervalSettings s = interval_settings(config, options.sprt_label_tc, paired, true);
+    const bool knightly = options.style == OutputStyle::Knightly;
+    if (two && ((knightly && config.sprt.enabled && summary.sprt) ||
+                (fastchess && first_vs_second.games() > 0))) {
       out << "\n"
-          << stats::fastchess_report(s.label, first_vs_second, report.pairs, s.sprt, s.penta);
-      if (options.style == OutputStyle::Knightly && summary.sprt)
-        out << stats::cutechess_elo_line(first_vs_second) << "\n"
-            << stats::cutechess_sprt_line(*summary.sprt) << "\n";
-    } else if (two && options.style == OutputStyle::Knightly && first_vs_second.games() > 0) {
+          << stats::fastchess_report(s.label, first_vs_second, report.pairs, s.sprt, s.penta, llr);
+    } else if (two && knightly && first_vs_second.games() > 0) {
       out << "\n"
           << score_line(config.engines[0].name, config.engines[1].name, first_vs_second) << "\n"
-          << stats::cutechess_elo_line(first_vs_second) << "\n";
+          << stats::match_elo_line(first_vs_second, report.pairs, s.penta) << "\n";
     }
 
     if (!report.terminations.empty()) {
       out << "\nTerminations:\n";
       for (const auto& t : report.terminations)
         out << "  " << (t.reason.empty() ? t.termination : t.reason) << ": " << t.count << "\n";
+    }
+    if (!report.health.empty()) {
+      // Knightly's own style names a fault only when there was one (the latency of every move
+      // is in `knightly query health` and the report); the tools' styles end as fastchess does.
+      const bool faults =
+          std::any_of(report.health.begin(), report.health.end(), [](const auto& h) {
+            return h.time_losses + h.disconnects + h.stalls + h.illegal_moves > 0;
+          });
+      if (knightly && !faults)
+        out << "\nEngine health: no time losses, crashes, stalls or illegal moves (knightly query "
+               "health: latency)\n";
+      else
+        out << "\n" << engine_health_text(report.health);
     }
   }
   if (!summary.engine_failures.empty()) {
@@ -91,8 +143,13 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
       out << "  " << f.engine << ": " << f.reason << " (" << f.games_lost
           << (f.games_lost == 1 ? " game" : " games") << " lost by forfeit)\n";
   }
-  if ((summary.finished || summary.stopped) && !summary.decision.empty())
+  if ((summary.finished || summary.stopped) && !summary.decision.empty()) {
     out << "\nDecision: " << summary.decision << "\n";
+    if (summary.games_after_decision > 0)
+      out << summary.games_after_decision
+          << " games in progress at the decision were stored after it: in the database "
+             "(knightly query standings), not in these standings or the LLR\n";
+  }
   if (summary.games_superseded > 0)
     out << summary.games_superseded
         << " games ended after this worker's lease ran out: kept aside, not counted\n";

@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "db/store/report_types.h"
 #include "db/store/store_types.h"
+#include "runner/cli/interval_report.h"
 #include "runner/config/config.h"
 #include "runner/run/run_options.h"
 
@@ -15,8 +17,15 @@ namespace knightly::runner {
 // Elo +/- against the field).
 std::string standings_table(const std::vector<db::Standing>& standings);
 
+// Per engine, as fastchess ends a run ("Player: NAME", "  Timeouts: N", "  Crashed: N", a
+// crash being a disconnect or a stall as fastchess counts it), then Knightly's own lines:
+// stalls, illegal moves, and the mean and largest latency of its moves where known.
+std::string engine_health_text(const std::vector<db::EngineHealth>& health);
+
+// `shown`: what the run's interval lines printed last (cutechess's style does not repeat them).
 void print_final_report(std::ostream& out, std::ostream& err, const Config& config,
-                        const RunOptions& options, const RunSummary& summary);
+                        const RunOptions& options, const RunSummary& summary,
+                        const IntervalsShown& shown = {});
 
 // --perf-stats: games/s, the runner's own CPU per ply and per game, peak RSS, and the latency
 // it adds per move.

@@ -24,9 +24,8 @@ IntervalSettings interval_settings(const Config& config, const std::string& tc_l
   s.score_interval = config.output.score_interval;
   s.penta = paired && config.output.report_penta;
   if (config.sprt.enabled) {
-    s.sprt = stats::SprtConfig{
-        config.sprt.elo0, config.sprt.elo1, config.sprt.alpha, config.sprt.beta,
-        config.sprt.model == "logistic" ? stats::EloModel::Logistic : stats::EloModel::Normalized};
+    s.sprt = stats::SprtConfig{config.sprt.elo0, config.sprt.elo1, config.sprt.alpha,
+                               config.sprt.beta, config.sprt.model};
   }
   if (config.engines.size() == 2) {
     const EngineConfig& first = config.engines[0];
@@ -39,7 +38,7 @@ IntervalSettings interval_settings(const Config& config, const std::string& tc_l
       if (auto tc = l.tc ? l.tc : d.tc)
         s.label.time_control = format_time_control(*tc);
       else if (auto depth = l.depth ? l.depth : d.depth)
-        s.label.time_control = std::to_string(*depth) + " plies";
+        s.label.time_control = "depth " + std::to_string(*depth);
       else if (auto nodes = l.nodes ? l.nodes : d.nodes)
         s.label.time_control = std::to_string(*nodes) + " nodes";
     }
@@ -55,21 +54,35 @@ IntervalSettings interval_settings(const Config& config, const std::string& tc_l
   return s;
 }
 
+namespace {
+
+bool every(int n, std::size_t finished) {
+  return finished > 0 && n > 0 && finished % static_cast<std::size_t>(n) == 0;
+}
+
+}  // namespace
+
+bool score_due(const IntervalSettings& s, std::size_t finished) {
+  return !s.fastchess && every(s.score_interval, finished);
+}
+
+bool rating_due(const IntervalSettings& s, std::size_t finished) {
+  return every(s.rating_interval, finished);
+}
+
 std::string interval_text(const IntervalSettings& s, std::size_t finished,
                           const stats::Trinomial& games, const stats::Pentanomial& pairs) {
-  if (finished == 0) return "";
-  auto every = [&](int n) { return n > 0 && finished % static_cast<std::size_t>(n) == 0; };
   std::string out;
   if (s.fastchess) {
-    if (every(s.rating_interval)) {
+    if (rating_due(s, finished)) {
       const std::string dashes(50, '-');
       out += dashes + "\n" + stats::fastchess_report(s.label, games, pairs, s.sprt, s.penta) +
              dashes + "\n";
     }
     return out;
   }
-  if (every(s.score_interval)) out += score_line(s.label.first, s.label.second, games) + "\n";
-  if (every(s.rating_interval)) {
+  if (score_due(s, finished)) out += score_line(s.label.first, s.label.second, games) + "\n";
+  if (rating_due(s, finished)) {
     out += stats::cutechess_elo_line(games) + "\n";
     if (s.sprt) {
       const auto status =

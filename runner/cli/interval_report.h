@@ -32,6 +32,19 @@ struct IntervalSettings {
 IntervalSettings interval_settings(const Config& config, const std::string& tc_label, bool paired,
                                    bool fastchess);
 
+// Whether the score line (cutechess) or the rating lines (cutechess's Elo and SPRT lines,
+// fastchess's block) are due after `finished` games.
+bool score_due(const IntervalSettings& settings, std::size_t finished);
+bool rating_due(const IntervalSettings& settings, std::size_t finished);
+
+// What a run printed last at its intervals, in games: the final report does not print the same
+// lines again (cutechess-cli prints its results at the end only when the last game was not at
+// a -ratinginterval). -1: never.
+struct IntervalsShown {
+  long long score_at = -1;
+  long long rating_at = -1;
+};
+
 // The lines to print after `finished` games (counted over the whole tournament), "" for none.
 // `games` are the first engine's single results, `pairs` its complete pairs.
 std::string interval_text(const IntervalSettings& settings, std::size_t finished,

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -129,6 +130,17 @@ std::string where(const ImportOptions& opt, const chess::PgnGame& g, int number)
          g.tag("White") + " vs " + g.tag("Black") + ")";
 }
 
+// GameDuration "HH:MM:SS" (as the run writes it, hours past 99 too) in milliseconds; 0 when
+// the tag is missing or says something else.
+std::int64_t duration_of(const std::string& tag) {
+  long long h = 0, m = 0, sec = 0;
+  char end = 0;
+  if (std::sscanf(tag.c_str(), "%lld:%2lld:%2lld%c", &h, &m, &sec, &end) != 3 || h < 0 || m < 0 ||
+      m > 59 || sec < 0 || sec > 59)
+    return 0;
+  return ((h * 60 + m) * 60 + sec) * 1000;
+}
+
 // A finished game as a record, its ending found from the comment, the tag or the position.
 GameRecord record_of(const chess::PgnGame& g, Result result) {
   GameRecord r;
@@ -164,6 +176,7 @@ GameRecord record_of(const chess::PgnGame& g, Result result) {
   }
   r.time_control = g.tag("TimeControl");
   r.start_time = start_time_of(g);
+  r.duration_ms = duration_of(g.tag("GameDuration"));
   r.opening_source = g.tag("Opening");
   PgnHeader header;
   header.event = g.tag("Event").empty() ? "?" : g.tag("Event");

@@ -27,6 +27,14 @@ void Progress::on_schedule(std::size_t total, std::size_t stored) {
   start_ = std::chrono::steady_clock::now();
 }
 
+void Progress::on_stored(const std::vector<db::Standing>& standings) {
+  // The leader and its score count the tournament's games, not only this run's.
+  for (const auto& s : standings) {
+    points_[s.engine] += s.points();
+    games_[s.engine] += static_cast<int>(s.games);
+  }
+}
+
 void Progress::print(const std::string& line) {
   if (tty_ && line_shown_) terminal_control(out_, "\r\033[K");
   // Names and messages may quote files and engines: nothing of theirs reaches a terminal (or
@@ -85,9 +93,11 @@ void Progress::on_game_finished(const GameRecord& record, const stats::Trinomial
 
 void Progress::on_tally(const stats::Trinomial& games, const stats::Pentanomial& pairs) {
   if (!intervals_ || quiet_) return;
-  std::string lines =
-      interval_text(*intervals_, static_cast<std::size_t>(games.games()), games, pairs);
+  const auto n = static_cast<std::size_t>(games.games());
+  std::string lines = interval_text(*intervals_, n, games, pairs);
   if (lines.empty()) return;
+  if (score_due(*intervals_, n)) shown_.score_at = games.games();
+  if (rating_due(*intervals_, n)) shown_.rating_at = games.games();
   lines.pop_back();  // print() ends the line
   print(lines);
   if (tty_) redraw();  // plain status lines were printed for this game already

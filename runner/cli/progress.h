@@ -23,6 +23,7 @@ class Progress : public RunObserver {
   Progress(std::ostream& out, std::ostream& err, bool quiet, std::string first, std::string second);
 
   void on_schedule(std::size_t total, std::size_t stored) override;
+  void on_stored(const std::vector<db::Standing>& standings) override;
   void on_message(const std::string& line) override;
   void on_warning(const std::string& line) override;
   void on_error(const std::string& line) override;
@@ -33,6 +34,8 @@ class Progress : public RunObserver {
   // Knightly's style prints "Score of A vs B" after every game; cutechess's and fastchess's
   // styles print their own lines every so many games (interval_report) instead.
   void set_intervals(const IntervalSettings& settings) { intervals_ = settings; }
+  // What the interval lines last showed, for the final report.
+  const IntervalsShown& intervals_shown() const { return shown_; }
 
  private:
   std::string status_line() const;
@@ -54,6 +57,7 @@ class Progress : public RunObserver {
   std::string two_engine_;  // last score summary for two-engine runs
   bool line_shown_ = false;
   std::optional<IntervalSettings> intervals_;
+  IntervalsShown shown_;
 };
 
 }  // namespace knightly::runner

@@ -4,6 +4,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "db/store/store.h"
 #include "runner/cli/args.h"
@@ -16,6 +17,19 @@ namespace knightly::runner {
 // exit code.
 int run_query(const db::Store& store, const std::string& what, Args& args, std::ostream& out,
               std::ostream& err);
+
+// The options part of `knightly help query`: every option and filter with its values, from the
+// one table of options the parser reads (cmd_query.cpp), every kind and the exit codes.
+std::string query_options();
+
+// The options of that table as `knightly serve`'s /api/query takes them (`?engine=x` is
+// `--engine x`, `?merge-by-name` is `--merge-by-name`): the flag without its dashes and whether
+// it takes a value. --db and --format are the server's, not a request's.
+struct QueryParam {
+  std::string name;
+  bool takes_value = true;
+};
+std::vector<QueryParam> query_params();
 
 // What a stored tournament says about a two-engine match: its SPRT bounds as the store holds
 // them (Store::sprt_settings: `knightly sprt`, `play -sprt` and a TOML [sprt] store them when

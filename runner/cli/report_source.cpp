@@ -10,6 +10,7 @@
 #include "runner/report/game_view.h"
 #include "runner/report/json.h"
 #include "runner/report/match_series.h"
+#include "runner/run/decision.h"
 #include "runner/run/two_engine_tally.h"
 #include "runner/tournament/schedule.h"
 
@@ -56,6 +57,7 @@ std::optional<std::string> match_section(const db::Store& store, const db::GameF
   const auto firsts = store.games(first_game);
   std::string first = firsts.empty() ? standings[0].engine : firsts[0].white;
   std::optional<stats::SprtConfig> sprt;
+  std::optional<report::DecidedPoint> decided;
   const auto tournaments = selected_tournaments(store, filter);
   std::vector<const db::TournamentSummary*> played;
   for (const auto& t : tournaments)
@@ -63,6 +65,9 @@ std::optional<std::string> match_section(const db::Store& store, const db::GameF
   if (played.size() == 1) {
     const StoredMatch stored = stored_match(store, played[0]->tournament);
     sprt = stored.sprt;
+    if (sprt)
+      if (auto d = decided_sprt(*sprt, store.control(played[0]->tournament.id).decision))
+        decided = report::DecidedPoint{d->games, d->status};
     if (stored.first == standings[0].engine || stored.first == standings[1].engine)
       first = stored.first;
   }
@@ -96,7 +101,7 @@ std::optional<std::string> match_section(const db::Store& store, const db::GameF
     if (++seen % stride == 0) snapshot();
   });
   if (seen % stride != 0) snapshot();
-  return report::match_json(first, second, points, sprt);
+  return report::match_json(first, second, points, sprt, decided);
 }
 
 }  // namespace
@@ -151,7 +156,7 @@ std::string report_document(const db::Store& store, const ReportOptions& options
   for (const auto& t : filter.tournaments) w.value(t);
   w.end_array().end_object();
   w.key("games_total").value(total);
-  for (const char* what : {"standings", "ratings", "h2h", "terminations"})
+  for (const char* what : {"standings", "ratings", "h2h", "terminations", "health", "workers"})
     w.key(what).raw(query_json(store, what, filter));
   w.key("match");
   if (auto m = match_section(store, filter, total))

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <map>
 
+#include "runner/cli/query.h"
 #include "runner/cli/report_source.h"
 #include "runner/report/json.h"
 #include "runner/report/page.h"
@@ -29,18 +31,22 @@ std::shared_ptr<const Response> answer(Response r) {
 // What an entry costs besides its body and key: the map node, its closure, the bookkeeping.
 constexpr std::size_t kEntryOverhead = 1024;
 
-// The query flags the API takes as parameters (`?tournament=x` is `--tournament x`); --db and
-// --format are the server's.
-const std::set<std::string>& query_params() {
-  static const std::set<std::string> names{
-      "tournament",    "engine",      "result", "termination", "since", "until", "limit", "anchor",
-      "anchor-rating", "simulations", "elo0",   "elo1",        "alpha", "beta",  "model"};
-  return names;
+// The query flags the API takes as parameters, from the command's own table of options
+// (`?tournament=x` is `--tournament x`; a switch is `?merge-by-name`, `=1` or `=true`, and
+// `=0` or `=false` leaves it off); --db and --format are the server's.
+const std::map<std::string, bool>& api_query_params() {
+  static const std::map<std::string, bool> params = [] {
+    std::map<std::string, bool> m;
+    for (const auto& p : query_params()) m[p.name] = p.takes_value;
+    return m;
+  }();
+  return params;
 }
 
 const std::set<std::string>& query_names() {
-  static const std::set<std::string> names{"tournaments", "standings", "games",        "h2h",
-                                           "engines",     "ratings",   "terminations", "sprt"};
+  static const std::set<std::string> names{"tournaments",  "standings", "games",
+                                           "h2h",          "engines",   "ratings",
+                                           "terminations", "health",    "sprt"};
   return names;
 }
 
@@ -86,18 +92,26 @@ std::string ServeApi::now() const {
   return db::utc_now_iso();
 }
 
+std::shared_ptr<const Response> error_answer(int status, const std::string& message) {
+  return answer(error_response(status, message));
+}
+
+std::shared_ptr<const Response> store_error_answer(const db::StoreException& e) {
+  // The database is gone, unreachable or locked: the client learns that much; the detail
+  // (the statement's purpose, the file, libpq's text) is the operator's, on stderr.
+  std::fprintf(stderr, "knightly serve: %s\n", e.what());
+  return answer(error_response(503, "the database cannot be read now (" +
+                                        std::string(db::error_kind_name(e.kind())) +
+                                        "); the server's log says more"));
+}
+
 std::shared_ptr<const Response> ServeApi::handle(const serve::Request& request) {
   try {
     auto target = serve::parse_target(request.target);
     if (!target) return answer(error_response(400, target.error()));
     return route(*target);
   } catch (const db::StoreException& e) {
-    // The database is gone, unreachable or locked: the client learns that much; the detail
-    // (the statement's purpose, the file, libpq's text) is the operator's, on stderr.
-    std::fprintf(stderr, "knightly serve: %s\n", e.what());
-    return answer(error_response(503, "the database cannot be read now (" +
-                                          std::string(db::error_kind_name(e.kind())) +
-                                          "); the server's log says more"));
+    return store_error_answer(e);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "knightly serve: %s\n", e.what());
     return answer(error_response(500, "internal error (the server's log says more)"));
@@ -199,9 +213,18 @@ ServeApi::Answer ServeApi::route(const serve::Target& t) {
     std::vector<std::string> words;
     bool named_tournament = false;
     for (const auto& [k, v] : t.params) {
-      if (!query_params().count(k))
+      const auto param = api_query_params().find(k);
+      if (param == api_query_params().end())
         return answer(error_response(400, "unknown parameter '" + k + "' for " + t.path));
       named_tournament = named_tournament || k == "tournament";
+      if (!param->second) {
+        if (v == "0" || v == "false") continue;
+        if (!v.empty() && v != "1" && v != "true")
+          return answer(
+              error_response(400, k + ": '" + v + "' (a switch: empty, 1, true, 0 or false)"));
+        words.push_back("--" + k);
+        continue;
+      }
       words.push_back("--" + k);
       words.push_back(v);
     }

@@ -41,6 +41,11 @@ struct ServeApiOptions {
   std::size_t cache_bytes = 32 << 20;   // the answers kept, in bytes of their bodies
 };
 
+// The answers every `serve` handler gives for what fails: a JSON error body, and a store that
+// fails as 503 naming no SQL (the detail goes to stderr).
+std::shared_ptr<const serve::Response> error_answer(int status, const std::string& message);
+std::shared_ptr<const serve::Response> store_error_answer(const db::StoreException& e);
+
 class ServeApi {
  public:
   ServeApi(const db::Store& store, ServeApiOptions options);

@@ -4,6 +4,10 @@
 #include <exception>
 #include <iostream>
 
+#include "runner/cli/query.h"
+#include "runner/cli/sprt_command.h"
+#include "runner/cli/work_control.h"
+#include "runner/config/match_schema.h"
 #include "runner/run/run_options.h"
 
 #ifndef KNIGHTLY_VERSION
@@ -13,29 +17,47 @@
 namespace knightly::runner {
 namespace {
 
-constexpr std::array<Subcommand, 9> kSubcommands{{
+constexpr std::array<Subcommand, 11> kSubcommands{{
     {"run", cmd_run,
      "CONFIG.toml [--db PATH|postgresql://...] [--pgn PATH] [--quiet] [--restart]\n"
-     "    [--concurrency N] [--log-dir DIR] [--lease SECONDS] [--on-stop finish|abandon]"},
+     "    [--concurrency N] [--log-dir DIR] [--lease SECONDS] [--on-stop finish|abandon]",
+     [] { return schema_help(CommandRun); }},
     {"play", cmd_play,
      "-engine cmd=PATH|builtin=NAME [...] -engine ... [-rounds N -repeat] ...\n"
-     "    (a cutechess-cli or fastchess command line: every option in docs/cli.md)"},
+     "    (a cutechess-cli or fastchess command line: every option in docs/cli.md)",
+     [] { return schema_help(CommandPlay); }},
     {"sprt", cmd_sprt,
      "--new SPEC --base SPEC [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]\n"
      "    [--tc TC | --depth N | --nodes N] [--book FILE] [--concurrency N]\n"
-     "    [--db PATH] [--max-games N] [--seed N] [--random-plies N] [--name NAME]"},
+     "    [--db PATH] [--max-games N] [--seed N] [--random-plies N] [--name NAME]\n"
+     "    [--reference-nps N] [--cache DIR] [--submit [--priority N]]",
+     [] { return schema_help(CommandSprt) + queue_option_lines(); }},
+    {"submit", cmd_submit,
+     "CONFIG.toml | --new SPEC --base SPEC [sprt's options] [--db PATH|URL]\n"
+     "    [--priority N] [--submitter NAME]   queue a test for `knightly work`",
+     submit_options},
+    {"work", cmd_work,
+     "[--db PATH|URL] [--concurrency N] [--cache DIR] [--until-empty] [--quiet]\n"
+     "    play the queued tests, the one that needs games most first",
+     work_options},
     {"stop", cmd_stop,
-     "NAME [--db PATH]   every worker of NAME finishes its game and exits 3 (resumable)"},
+     "NAME | --all [--db PATH]   every worker of NAME (--all: every `knightly work`)\n"
+     "    finishes its game and exits (NAME: exit 3, and the same run command resumes it;\n"
+     "    --all: exit 0)"},
     {"query", cmd_query,
-     "tournaments|standings|games|h2h|engines|ratings|terminations|sprt|workers\n"
-     "    [--db PATH] [--format table|csv|json] [filters]"},
+     "tournaments|standings|games|h2h|engines|ratings|terminations|health|sprt|workers|tests\n"
+     "    [--db PATH] [--format table|csv|json] [filters]\n"
+     "    (knightly query KIND --help: what KIND shows and the filters it takes)",
+     query_options},
     {"import", cmd_import, "FILE.pgn [--tournament NAME] [--db PATH]"},
     {"export", cmd_export, "[--db PATH] [--tournament NAME]"},
     {"report", cmd_report,
-     "-o FILE.html [--db PATH] [--tournament NAME ...] [--games N] [--title T]"},
+     "-o FILE.html [--db PATH] [--tournament NAME ...] [--games N] [--title T]\n"
+     "    [--move-games N]   (move statistics over the newest N games; 0 = all; default 2000)"},
     {"serve", cmd_serve,
      "[--db PATH] [--bind 127.0.0.1:8080] [--tournament NAME ...] [--title T]\n"
-     "    [--allow-host NAME ...] [--cache-mb 32] [--threads N]"},
+     "    [--allow-host NAME ...] [--cache-mb 32]\n"
+     "    [--threads N]   (threads answering requests; default 2)"},
 }};
 
 bool is_help(std::string_view word) {
@@ -55,7 +77,10 @@ const Subcommand* find_subcommand(std::string_view name) {
 }
 
 std::string usage_of(const Subcommand& command) {
-  return "usage: knightly " + std::string(command.name) + " " + std::string(command.usage) + "\n";
+  std::string text =
+      "usage: knightly " + std::string(command.name) + " " + std::string(command.usage) + "\n";
+  if (command.options) text += "\noptions:\n" + command.options();
+  return text;
 }
 
 std::string usage_text() {
@@ -72,7 +97,8 @@ std::string usage_text() {
       "\n"
       "exit codes: 0 done (sprt: H1 accepted), 1 sprt: H0 accepted, 2 error,\n"
       "            3 sprt: undecided at max games, or stopped by knightly stop,\n"
-      "            130 interrupted (SIGINT), 143 terminated\n"
+      "            130 interrupted (SIGINT), 143 terminated;\n"
+      "            play exits 0 whatever its SPRT decided, as cutechess-cli and fastchess do\n"
       "See README.md and docs/ for the details.\n";
   return text;
 }

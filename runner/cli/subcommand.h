@@ -15,6 +15,8 @@ namespace knightly::runner {
 int cmd_run(Args& args);
 int cmd_play(Args& args);
 int cmd_sprt(Args& args);
+int cmd_submit(Args& args);
+int cmd_work(Args& args);
 int cmd_stop(Args& args);
 int cmd_query(Args& args);
 int cmd_import(Args& args);
@@ -26,6 +28,9 @@ struct Subcommand {
   std::string_view name;
   int (*run)(Args& args);
   std::string_view usage;  // what follows "knightly NAME " (continuation lines indented)
+  // The option lines of `knightly help NAME` / `NAME --help`, after the usage (run, play, sprt:
+  // from the match schema; query: from its table of options); nullptr for none.
+  std::string (*options)() = nullptr;
 };
 
 // Every subcommand, in the order the usage lists them.
@@ -34,7 +39,7 @@ std::span<const Subcommand> subcommands();
 const Subcommand* find_subcommand(std::string_view name);
 // The whole usage text (`knightly --help`): every entry's usage and the exit codes.
 std::string usage_text();
-// One entry's usage: "usage: knightly NAME ...".
+// One entry's usage: "usage: knightly NAME ...", and its option lines when it has them.
 std::string usage_of(const Subcommand& command);
 // The version: CMake's project(VERSION).
 std::string_view version();

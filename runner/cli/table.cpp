@@ -28,7 +28,11 @@ Cell cell(double value, int decimals) {
   if (!std::isfinite(value)) return null_cell();
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return Cell{buf, true, false};
+  // A value that rounds to zero prints without a sign (an even score's Elo is -0.0), as every
+  // other output prints it.
+  std::string text = buf;
+  if (text[0] == '-' && text.find_first_not_of("-0.") == std::string::npos) text.erase(0, 1);
+  return Cell{std::move(text), true, false};
 }
 Cell null_cell() {
   return Cell{"", false, true};

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <filesystem>
 
+#include "runner/config/engine_source.h"
+
 namespace knightly::runner {
 
 std::string resolve_path(const std::string& base, const std::string& path) {
@@ -19,6 +21,7 @@ std::string directory_of(const std::string& file) {
 
 void resolve_engine_paths(EngineConfig& engine, const std::string& base_dir) {
   engine.workdir = resolve_path(base_dir, engine.workdir);
+  if (engine.source) resolve_source_path(*engine.source, base_dir);
   // A builtin engine's book is an input file of the config like the openings: taken from the
   // config's directory. (A UCI engine reads its options from its own working directory.)
   if (engine.builtin)

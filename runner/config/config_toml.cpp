@@ -13,6 +13,8 @@
 #include "runner/config/config_paths.h"
 #include "runner/config/config_validate.h"
 #include "runner/config/engine_ladder.h"
+#include "runner/config/engine_source.h"
+#include "runner/config/match_schema.h"
 #include "runner/config/variant.h"
 #include "runner/match/time_control.h"
 
@@ -199,14 +201,67 @@ class TomlParser {
     return node->as_boolean()->get();
   }
 
-  std::string choice(const toml::table& t, std::string_view key, const std::string& path,
-                     const std::vector<std::string>& allowed, std::string current) {
-    if (auto v = str(t, key, path)) {
-      if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end())
-        fail(where_[path], path, "'" + *v + "' is not valid" + suggestion_text(*v, allowed));
-      return *v;
+  // The schema's value of `node` for `key` (runner/config/match_schema.h): the TOML type its
+  // ValueType takes, then its range or choices.
+  Value schema_value(const toml::node& node, const MatchKey& key, const std::string& path) {
+    const Where w = where_of(node.source());
+    auto wrong = [&](const std::string& expected) {
+      fail(w, path, "expected " + expected + ", got " + type_name(node));
+    };
+    Value v;
+    switch (key.type) {
+      case ValueType::Integer:
+        if (!node.is_integer()) wrong("an integer");
+        v = node.as_integer()->get();
+        break;
+      case ValueType::Unsigned:
+        if (!node.is_integer() || node.as_integer()->get() < 0) wrong("a non-negative integer");
+        v = static_cast<std::uint64_t>(node.as_integer()->get());
+        break;
+      case ValueType::Number:
+        if (node.is_integer())
+          v = static_cast<double>(node.as_integer()->get());
+        else if (node.is_floating_point() && std::isfinite(node.as_floating_point()->get()))
+          v = node.as_floating_point()->get();
+        else
+          wrong("a number");
+        break;
+      case ValueType::Boolean:
+      case ValueType::Flag:
+        if (!node.is_boolean()) wrong("true or false");
+        v = node.as_boolean()->get();
+        break;
+      case ValueType::Choice: {
+        if (!node.is_string()) wrong("a string");
+        auto parsed = parse_value(key, node.as_string()->get());
+        if (!parsed) fail(w, path, parsed.error());
+        return *parsed;
+      }
+      default:
+        if (!node.is_string()) wrong("a string");
+        v = node.as_string()->get();
     }
-    return current;
+    auto checked = check_value(key, std::move(v));
+    if (!checked) fail(w, path, checked.error());
+    return *checked;
+  }
+
+  // Every key of `table` (a TOML path, "tournament" or "adjudication.draw") that the schema
+  // reads as a plain value: read and set. Keys parsed here by code of their own are left.
+  void schema_keys(const toml::table& t, const std::string& table, const std::string& prefix) {
+    std::vector<std::string_view> done;
+    for (const MatchKey& key : match_schema()) {
+      if (!key.apply || (key.custom & CustomToml) || !key.toml.starts_with(table) ||
+          key.toml.size() <= table.size() + 1 || key.toml[table.size()] != '.')
+        continue;
+      const std::string_view name = key.toml.substr(table.size() + 1);
+      if (name.find('.') != std::string_view::npos) continue;
+      if (std::find(done.begin(), done.end(), key.toml) != done.end()) continue;
+      done.push_back(key.toml);
+      const toml::node* node = t.get(name);
+      if (!node) continue;
+      key.apply(config_, schema_value(*node, key, join(prefix, name)));
+    }
   }
 
   // tc / st / depth / nodes / time_margin of [tournament] or one [[engine]].
@@ -235,41 +290,13 @@ class TomlParser {
   }
 
   void tournament(const toml::table& t) {
-    check_keys(t, "tournament",
-               {"name",        "format",   "seeds",    "rounds",       "games",         "repeat",
-                "concurrency", "seed",     "tc",       "st",           "depth",         "nodes",
-                "time_margin", "maxmoves", "recover",  "adjudication", "variant",       "noswap",
-                "reverse",     "wait_ms",  "affinity", "startup_ms",   "ucinewgame_ms", "ping_ms"});
+    auto keys = toml_keys_of("tournament");
+    keys.push_back("adjudication");
+    check_keys(t, "tournament", keys);
     auto& c = config_.tournament;
-    if (auto v = str(t, "name", "tournament.name")) {
-      if (v->empty()) fail(where_["tournament.name"], "tournament.name", "name must not be empty");
-      c.name = *v;
-    }
-    c.format = choice(t, "format", "tournament.format", {"round-robin", "gauntlet"}, c.format);
-    if (auto v = integer(t, "seeds", "tournament.seeds", 1)) c.seeds = static_cast<int>(*v);
-    if (auto v = integer(t, "rounds", "tournament.rounds", 1)) c.rounds = static_cast<int>(*v);
-    if (auto v = integer(t, "games", "tournament.games", 1))
-      c.games_per_encounter = static_cast<int>(*v);
-    if (auto v = boolean(t, "repeat", "tournament.repeat")) c.repeat = *v;
-    if (auto v = integer(t, "concurrency", "tournament.concurrency", 1, 1024))
-      c.concurrency = static_cast<int>(*v);
-    if (auto v = integer(t, "seed", "tournament.seed", 0, INT64_MAX))
-      c.seed = static_cast<std::uint64_t>(*v);
-    if (auto v = boolean(t, "recover", "tournament.recover")) c.recover = *v;
-    c.variant = choice(t, "variant", "tournament.variant", variant_names(), c.variant);
-    if (auto v = boolean(t, "noswap", "tournament.noswap")) c.swap_sides = !*v;
-    if (auto v = boolean(t, "reverse", "tournament.reverse")) c.reverse_sides = *v;
-    if (auto v = integer(t, "wait_ms", "tournament.wait_ms", 0, 3'600'000))
-      c.wait_ms = static_cast<int>(*v);
+    schema_keys(t, "tournament", "tournament");
     affinity(t, c);
-    if (auto v = integer(t, "startup_ms", "tournament.startup_ms", 1, 3'600'000))
-      c.timeouts.startup_ms = *v;
-    if (auto v = integer(t, "ucinewgame_ms", "tournament.ucinewgame_ms", 1, 3'600'000))
-      c.timeouts.ucinewgame_ms = *v;
-    if (auto v = integer(t, "ping_ms", "tournament.ping_ms", 1, 3'600'000)) c.timeouts.ping_ms = *v;
     limits(t, "tournament", c.defaults);
-    if (auto v = integer(t, "maxmoves", "tournament.maxmoves", 0))
-      c.adjudication.max_moves = static_cast<int>(*v);
     if (auto* a = table_at(t, "adjudication", "tournament.adjudication")) {
       adjudication(*a, "tournament.adjudication");
       adjudication_seen_ = true;
@@ -297,44 +324,37 @@ class TomlParser {
   }
 
   void adjudication(const toml::table& t, const std::string& prefix) {
-    check_keys(t, prefix, {"draw", "resign", "maxmoves", "tablebase"});
+    check_keys(t, prefix, toml_keys_of("adjudication"));
     auto& a = config_.tournament.adjudication;
-    if (auto v = integer(t, "maxmoves", join(prefix, "maxmoves"), 0))
-      a.max_moves = static_cast<int>(*v);
+    schema_keys(t, "adjudication", prefix);
     if (auto* d = table_at(t, "draw", join(prefix, "draw"))) {
       const std::string p = join(prefix, "draw");
-      check_keys(*d, p, {"movenumber", "movecount", "score"});
-      a.draw.enabled = true;
-      a.draw.move_number =
-          static_cast<int>(integer(*d, "movenumber", p + ".movenumber", 0).value_or(0));
-      a.draw.move_count = static_cast<int>(
-          required(integer(*d, "movecount", p + ".movecount", 1), *d, p, "movecount"));
-      a.draw.score_cp =
-          static_cast<int>(required(integer(*d, "score", p + ".score", 0), *d, p, "score"));
+      check_keys(*d, p, toml_keys_of("adjudication.draw"));
+      a.draw = {true, 0, 1, 0};
+      required(*d, p, {"movecount", "score"});
+      schema_keys(*d, "adjudication.draw", p);
     }
     if (auto* r = table_at(t, "resign", join(prefix, "resign"))) {
       const std::string p = join(prefix, "resign");
-      check_keys(*r, p, {"movecount", "score", "twosided"});
-      a.resign.enabled = true;
-      a.resign.move_count = static_cast<int>(
-          required(integer(*r, "movecount", p + ".movecount", 1), *r, p, "movecount"));
-      a.resign.score_cp =
-          static_cast<int>(required(integer(*r, "score", p + ".score", 1), *r, p, "score"));
-      a.resign.two_sided = boolean(*r, "twosided", p + ".twosided").value_or(false);
+      check_keys(*r, p, toml_keys_of("adjudication.resign"));
+      a.resign = {true, 1, 0, false};
+      required(*r, p, {"movecount", "score"});
+      schema_keys(*r, "adjudication.resign", p);
     }
     if (auto* tb = table_at(t, "tablebase", join(prefix, "tablebase"))) {
       const std::string p = join(prefix, "tablebase");
-      check_keys(*tb, p, {"path", "pieces", "ignore50", "result"});
-      a.tablebase.enabled = true;
-      a.tablebase.path = required(str(*tb, "path", p + ".path"), *tb, p, "path");
-      a.tablebase.max_pieces =
-          static_cast<int>(integer(*tb, "pieces", p + ".pieces", 0, 32).value_or(0));
-      a.tablebase.ignore_50 = boolean(*tb, "ignore50", p + ".ignore50").value_or(false);
-      const std::string result =
-          choice(*tb, "result", p + ".result", {"WIN_LOSS", "DRAW", "BOTH"}, "BOTH");
-      a.tablebase.win_loss = result != "DRAW";
-      a.tablebase.draw = result != "WIN_LOSS";
+      check_keys(*tb, p, toml_keys_of("adjudication.tablebase"));
+      required(*tb, p, {"path"});
+      schema_keys(*tb, "adjudication.tablebase", p);
     }
+  }
+
+  void required(const toml::table& table, const std::string& prefix,
+                std::initializer_list<std::string_view> keys) {
+    for (auto key : keys)
+      if (!table.contains(key))
+        fail(where_of(table.source()), join(prefix, key),
+             "missing required key '" + std::string(key) + "'");
   }
 
   template <typename T>
@@ -414,23 +434,35 @@ class TomlParser {
   }
 
   EngineConfig engine(const toml::table& t, const std::string& p) {
-    check_keys(t, p,
-               {"name", "command", "args", "workdir", "env", "builtin", "options", "tc", "st",
-                "depth", "nodes", "time_margin", "proto", "protocol", "restart", "ladder"});
+    auto keys = toml_keys_of("engine");
+    keys.insert(keys.end(), {"protocol", "ladder"});
+    check_keys(t, p, keys);
     EngineConfig e;
+    // repo, ref, build, subdir, bench: an engine built from its source (engine_source.h).
+    for (std::string_view key : source_keys()) {
+      const toml::node* node = t.get(key);
+      if (!node) continue;
+      const std::string path = p + "." + std::string(key);
+      const std::string value = key == "bench" && node->is_integer()
+                                    ? std::to_string(node->as_integer()->get())
+                                    : str(t, key, path).value_or("");
+      if (auto problem = apply_source_key(key, value, e))
+        fail(where_of(node->source()), path, *problem);
+    }
     e.name = required(str(t, "name", p + ".name"), t, p, "name");
     if (e.name.empty()) fail(where_[p + ".name"], p + ".name", "name must not be empty");
     e.command = str(t, "command", p + ".command").value_or("");
     e.workdir = str(t, "workdir", p + ".workdir").value_or("");
     e.builtin = boolean(t, "builtin", p + ".builtin").value_or(false);
-    e.protocol = str(t, "proto", p + ".proto").value_or("uci");
-    if (auto protocol = str(t, "protocol", p + ".protocol")) {
-      if (t.contains("proto"))
-        fail(where_of(t.get("protocol")->source()), p + ".protocol",
-             "give 'proto' or 'protocol', not both");
-      e.protocol = *protocol;
-    }
+    if (t.contains("proto") && t.contains("protocol"))
+      fail(where_of(t.get("protocol")->source()), p + ".protocol",
+           "give 'proto' or 'protocol', not both");
+    for (const char* spelling : {"proto", "protocol"})
+      if (const toml::node* node = t.get(spelling))
+        e.protocol = static_cast<Protocol>(std::get<std::int64_t>(
+            schema_value(*node, *key_by_toml("engine.proto"), p + "." + spelling)));
     e.restart = boolean(t, "restart", p + ".restart").value_or(false);
+    e.ponder = boolean(t, "ponder", p + ".ponder").value_or(false);
     if (const toml::node* args = t.get("args")) {
       if (!args->is_array())
         fail(where_of(args->source()), p + ".args",
@@ -495,85 +527,40 @@ class TomlParser {
   }
 
   void openings(const toml::table& t) {
-    check_keys(t, "openings",
-               {"file", "format", "order", "start", "plies", "random_plies", "dfrc"});
+    check_keys(t, "openings", toml_keys_of("openings"));
     auto& o = config_.openings;
-    o.file = str(t, "file", "openings.file").value_or("");
-    o.format = choice(t, "format", "openings.format", {"epd", "pgn", "bin"}, o.format);
-    if (!t.get("format") && o.file.size() > 4 && o.file.ends_with(".pgn")) o.format = "pgn";
-    if (!t.get("format") && o.file.size() > 4 && o.file.ends_with(".bin")) o.format = "bin";
-    o.order = choice(t, "order", "openings.order", {"random", "sequential"}, o.order);
-    if (auto v = integer(t, "start", "openings.start", 1)) o.start = static_cast<int>(*v);
-    if (auto v = integer(t, "plies", "openings.plies", 0)) o.plies = static_cast<int>(*v);
-    if (auto v = integer(t, "random_plies", "openings.random_plies", 0, 200))
-      o.random_plies = static_cast<int>(*v);
-    if (auto v = boolean(t, "dfrc", "openings.dfrc")) o.dfrc = *v;
+    schema_keys(t, "openings", "openings");
+    if (!t.get("format")) o.format = book_format_of(o.file).value_or(o.format);
   }
 
   void output(const toml::table& t) {
-    check_keys(t, "output",
-               {"database", "pgn", "sync", "pgn_notation", "pgn_fields", "pgn_min", "pgn_append",
-                "epd", "event", "site", "format", "report_penta", "rating_interval",
-                "score_interval", "log", "log_engine", "log_append", "crc32"});
-    auto& o = config_.output;
-    if (auto v = str(t, "database", "output.database")) o.database = *v;
-    if (auto v = str(t, "pgn", "output.pgn")) o.pgn = *v;
-    o.sync = choice(t, "sync", "output.sync", {"full", "normal"}, o.sync);
-    const std::string notation =
-        choice(t, "pgn_notation", "output.pgn_notation", {"san", "lan", "uci"}, "san");
-    o.pgn_options.notation = notation == "lan"   ? PgnNotation::Lan
-                             : notation == "uci" ? PgnNotation::Uci
-                                                 : PgnNotation::San;
+    check_keys(t, "output", toml_keys_of("output"));
+    schema_keys(t, "output", "output");
     if (const toml::node* fields = t.get("pgn_fields")) {
-      static const std::vector<std::string> names = {"nodes",  "seldepth", "nps",    "hashfull",
-                                                     "tbhits", "timeleft", "latency"};
+      static const std::vector<std::string> names = {"nodes",  "seldepth", "nps",     "hashfull",
+                                                     "tbhits", "timeleft", "latency", "pv"};
       if (!fields->is_array())
         fail(where_of(fields->source()), "output.pgn_fields",
              std::string("expected a list of names, got ") + type_name(*fields));
       for (const auto& f : *fields->as_array()) {
         const std::string name = f.is_string() ? f.as_string()->get() : "";
-        auto& p = o.pgn_options;
-        bool* flag = name == "nodes"      ? &p.nodes
-                     : name == "seldepth" ? &p.seldepth
-                     : name == "nps"      ? &p.nps
-                     : name == "hashfull" ? &p.hashfull
-                     : name == "tbhits"   ? &p.tbhits
-                     : name == "timeleft" ? &p.timeleft
-                     : name == "latency"  ? &p.latency
-                                          : nullptr;
-        if (!flag)
+        // Each name is the -pgnout word of the same name (match_schema.h).
+        const MatchKey* key = nullptr;
+        for (const MatchKey* k : keys_by_flag("-pgnout"))
+          if (k->word == name && k->type == ValueType::Boolean && name != "min" && name != "append")
+            key = k;
+        if (!key)
           fail(where_of(f.source()), "output.pgn_fields",
                "'" + name + "' is not a PGN field" + suggestion_text(name, names));
-        *flag = true;
+        key->apply(config_, true);
       }
     }
-    if (auto v = boolean(t, "pgn_min", "output.pgn_min")) o.pgn_options.min = *v;
-    if (auto v = boolean(t, "pgn_append", "output.pgn_append")) o.pgn_append = *v;
-    if (auto v = str(t, "epd", "output.epd")) o.epd = *v;
-    if (auto v = str(t, "event", "output.event")) o.event = *v;
-    if (auto v = str(t, "site", "output.site")) o.site = *v;
-    o.format =
-        choice(t, "format", "output.format", {"knightly", "cutechess", "fastchess"}, o.format);
-    if (auto v = boolean(t, "report_penta", "output.report_penta")) o.report_penta = *v;
-    if (auto v = integer(t, "rating_interval", "output.rating_interval", 0))
-      o.rating_interval = static_cast<int>(*v);
-    if (auto v = integer(t, "score_interval", "output.score_interval", 0))
-      o.score_interval = static_cast<int>(*v);
-    if (auto v = str(t, "log", "output.log")) o.log_file = *v;
-    if (auto v = boolean(t, "log_engine", "output.log_engine")) o.log_engine = *v;
-    if (auto v = boolean(t, "log_append", "output.log_append")) o.log_append = *v;
-    if (auto v = boolean(t, "crc32", "output.crc32")) o.crc32 = *v;
   }
 
   void sprt(const toml::table& t) {
-    check_keys(t, "sprt", {"elo0", "elo1", "alpha", "beta", "model"});
-    auto& s = config_.sprt;
-    s.enabled = true;
-    if (auto v = number(t, "elo0", "sprt.elo0")) s.elo0 = *v;
-    if (auto v = number(t, "elo1", "sprt.elo1")) s.elo1 = *v;
-    if (auto v = number(t, "alpha", "sprt.alpha")) s.alpha = *v;
-    if (auto v = number(t, "beta", "sprt.beta")) s.beta = *v;
-    s.model = choice(t, "model", "sprt.model", {"normalized", "logistic"}, s.model);
+    check_keys(t, "sprt", toml_keys_of("sprt"));
+    config_.sprt.enabled = true;
+    schema_keys(t, "sprt", "sprt");
   }
 
   std::string file_;

@@ -4,10 +4,12 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <regex>
 
 #include "engine/search/search.h"
 #include "engine/uci/options.h"
 #include "runner/config/closest_name.h"
+#include "runner/config/engine_source.h"
 #include "runner/config/variant.h"
 #include "runner/match/time_control.h"
 
@@ -98,17 +100,11 @@ std::optional<std::string> check_builtin_option(const std::string& name, const s
 std::optional<ConfigError> validate_config(const Config& config) {
   const auto& t = config.tournament;
   const auto& engines = config.engines;
-  if (t.format != "round-robin" && t.format != "gauntlet")
-    return error("tournament.format", "format '" + t.format + "' is not known" +
-                                          suggestion_text(t.format, {"round-robin", "gauntlet"}));
   if (t.rounds < 1) return error("tournament.rounds", "rounds must be at least 1");
   if (t.games_per_encounter < 1) return error("tournament.games", "games must be at least 1");
   if (t.concurrency < 1) return error("tournament.concurrency", "concurrency must be at least 1");
   if (auto problem = control_character_in("tournament name", t.name))
     return error("tournament.name", *problem);
-  if (std::find(variant_names().begin(), variant_names().end(), t.variant) == variant_names().end())
-    return error("tournament.variant", "variant '" + t.variant + "' is not known" +
-                                           suggestion_text(t.variant, variant_names()));
 
   for (std::size_t i = 0; i < engines.size(); ++i) {
     const auto& e = engines[i];
@@ -117,19 +113,22 @@ std::optional<ConfigError> validate_config(const Config& config) {
       return error(key + ".name", "missing name: every engine needs a unique name");
     if (auto problem = control_character_in("engine name", e.name))
       return error(key + ".name", *problem);
-    if (!e.builtin && e.command.empty())
+    if (auto problem = check_engine_source(e)) return error(key + ".repo", *problem);
+    if (!e.builtin && e.command.empty() && !e.source)
       return error(key, "engine '" + e.name +
-                            "' has neither 'command' (a UCI program) nor 'builtin = true'");
+                            "' has neither 'command' (a UCI program), 'builtin = true' nor "
+                            "'repo' and 'ref' (its source)");
     if (e.builtin && !e.command.empty())
       return error(key + ".command",
                    "engine '" + e.name + "' has both 'command' and 'builtin = true'");
-    if (e.protocol != "uci" && e.protocol != "xboard")
-      return error(key + ".proto", "protocol '" + e.protocol + "' is not known (uci or xboard)" +
-                                       suggestion_text(e.protocol, {"uci", "xboard"}));
-    if (e.builtin && e.protocol != "uci")
-      return error(key + ".proto",
-                   "engine '" + e.name + "' is builtin: it has no protocol '" + e.protocol + "'");
-    if (e.protocol == "xboard") {
+    if (e.builtin && e.protocol != Protocol::Uci)
+      return error(key + ".proto", "engine '" + e.name + "' is builtin: it has no protocol '" +
+                                       choice_name(e.protocol) + "'");
+    if (e.builtin && e.ponder)
+      return error(key + ".ponder", "engine '" + e.name +
+                                        "' is builtin: it searches on its game's thread and "
+                                        "cannot ponder");
+    if (e.protocol == Protocol::Xboard) {
       // What CECP can say: whole seconds per move (st), no node limit.
       const auto& tc = e.limits.tc ? e.limits.tc : t.defaults.tc;
       if (tc && tc->movetime_ms > 0 && tc->movetime_ms % 1000 != 0)
@@ -160,19 +159,13 @@ std::optional<ConfigError> validate_config(const Config& config) {
   if (engines.size() < 2)
     return error("engine",
                  "at least 2 engines are needed, found " + std::to_string(engines.size()));
-  if (t.format == "gauntlet" &&
+  if (t.format == TournamentFormat::Gauntlet &&
       (t.seeds < 1 || static_cast<std::size_t>(t.seeds) >= engines.size()))
     return error("tournament.seeds", "a gauntlet needs 1 <= seeds < engines (" +
                                          std::to_string(engines.size()) +
                                          " engines, seeds = " + std::to_string(t.seeds) + ")");
 
   const auto& o = config.openings;
-  if (o.format != "epd" && o.format != "pgn" && o.format != "bin")
-    return error("openings.format", "format '" + o.format + "' is not known" +
-                                        suggestion_text(o.format, {"epd", "pgn", "bin"}));
-  if (o.order != "random" && o.order != "sequential")
-    return error("openings.order", "order '" + o.order + "' is not known" +
-                                       suggestion_text(o.order, {"random", "sequential"}));
   if (o.start < 1) return error("openings.start", "start is 1-based and must be at least 1");
   if (o.plies < 0) return error("openings.plies", "plies must not be negative");
   if (o.random_plies < 0)
@@ -204,11 +197,16 @@ std::optional<ConfigError> validate_config(const Config& config) {
     if (!(s.elo0 < s.elo1)) return error("sprt.elo1", "elo1 must be greater than elo0");
     if (!(s.alpha > 0 && s.alpha < 1)) return error("sprt.alpha", "alpha must be in (0, 1)");
     if (!(s.beta > 0 && s.beta < 1)) return error("sprt.beta", "beta must be in (0, 1)");
-    if (s.model != "normalized" && s.model != "logistic")
-      return error("sprt.model", "model '" + s.model + "' is not known" +
-                                     suggestion_text(s.model, {"normalized", "logistic"}));
   }
   if (config.output.database.empty()) return error("output.database", "database path is empty");
+  if (const auto& line = config.output.pgn_options.match_line; !line.empty()) {
+    try {
+      std::regex check(line, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      return error("output.pgn_match_line",
+                   "'" + line + "' is not a regular expression (ECMAScript): " + e.what());
+    }
+  }
   return std::nullopt;
 }
 

@@ -42,7 +42,7 @@ std::vector<ConfigError> find_missing_engines(const Config& config, const std::s
   std::vector<ConfigError> errors;
   for (std::size_t i = 0; i < config.engines.size(); ++i) {
     const auto& e = config.engines[i];
-    if (e.builtin) continue;
+    if (e.builtin || (e.source && e.command.empty())) continue;  // a source is built by the run
     const std::string key = "engine[" + std::to_string(i + 1) + "]";
     ConfigError err;
     err.file = config.source_path;

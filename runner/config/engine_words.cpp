@@ -8,43 +8,45 @@
 #include "runner/config/closest_name.h"
 #include "runner/config/config_paths.h"
 #include "runner/config/config_validate.h"
+#include "runner/config/engine_source.h"
+#include "runner/config/match_schema.h"
 #include "runner/match/time_control.h"
 
 namespace knightly::runner {
 
 namespace {
 
+// The schema's row of an engine word's key ("option.Hash" -> option.NAME); nullptr for none.
+const MatchKey* engine_row(std::string_view key) {
+  std::string_view name = key;
+  if (key.starts_with("option.")) name = "option.NAME";
+  if (key.starts_with("env.")) name = "env.NAME";
+  for (const MatchKey* k : keys_by_flag("-engine"))
+    if (k->word == name) return k;
+  return nullptr;
+}
+
 // Every key an engine word may have, for "did you mean".
-const std::vector<std::string>& engine_keys() {
-  static const std::vector<std::string> keys = {
-      "cmd",       "name",     "arg",    "args",  "dir",     "env.",   "option.",
-      "proto",     "tc",       "st",     "depth", "plies",   "nodes",  "timemargin",
-      "restart",   "builtin",  "trust",  "conf",  "initstr", "tscale", "book",
-      "bookdepth", "whitepov", "ponder", "stderr"};
+std::vector<std::string> engine_keys() {
+  std::vector<std::string> keys;
+  for (auto& w : words_of("-engine")) {
+    if (w == "option.NAME") w = "option.";
+    if (w == "env.NAME") w = "env.";
+    keys.push_back(w);
+  }
   return keys;
 }
 
 // Words without a value: cutechess's flags.
 bool is_bare_flag(std::string_view word) {
-  return word == "trust" || word == "whitepov" || word == "ponder";
+  const MatchKey* k = engine_row(word);
+  return k && k->type == ValueType::Flag;
 }
 
 // Keys of cutechess-cli and fastchess that Knightly does not support, with what to do instead.
 std::optional<std::string> unsupported(std::string_view key) {
-  if (key == "conf")
-    return "conf=NAME reads cutechess's engines.json; give cmd=, name= and option.NAME= here";
-  if (key == "initstr") return "initstr= (text sent before the protocol starts) is not supported";
-  if (key == "tscale")
-    return "tscale= is not supported; set the timeouts with -startup-ms, -ucinewgame-ms and "
-           "-ping-ms";
-  if (key == "book" || key == "bookdepth")
-    return std::string(key) +
-           "= (a Polyglot book per engine) is not supported; use -openings file=F";
-  if (key == "whitepov")
-    return "whitepov (engines that report White's point of view) is not supported";
-  if (key == "ponder") return "ponder is not supported: engines never ponder";
-  if (key == "stderr")
-    return "stderr=FILE is not supported; --log-dir DIR writes DIR/NAME.stderr.log";
+  const MatchKey* k = engine_row(key);
+  if (k && !k->refused.empty()) return std::string(k->refused);
   return std::nullopt;
 }
 
@@ -138,8 +140,9 @@ std::vector<std::string> join_option_names(const std::vector<std::string>& words
 
 std::optional<std::string> apply_engine_word(std::string_view word, EngineConfig& e) {
   if (is_bare_flag(word)) {
-    if (word == "trust") return std::nullopt;  // claims are a CECP matter; UCI has none
-    return *unsupported(word);
+    if (auto why = unsupported(word)) return *why;
+    if (word == "ponder") e.ponder = true;
+    return std::nullopt;
   }
   const auto eq = word.find('=');
   if (eq == std::string_view::npos || eq == 0) {
@@ -176,9 +179,11 @@ std::optional<std::string> apply_engine_word(std::string_view word, EngineConfig
   } else if (key.starts_with("env.") && key.size() > 4) {
     e.env[key.substr(4)] = value;
   } else if (key == "proto") {
-    if (value != "uci" && value != "xboard")
-      return "proto: '" + value + "' is not known; give proto=uci or proto=xboard";
-    e.protocol = value;
+    auto protocol = parse_choice<Protocol>(value);
+    if (!protocol)
+      return "proto: " + not_a_choice(value, choice_names<Protocol>()) +
+             "; give proto=uci or proto=xboard";
+    e.protocol = *protocol;
   } else if (key == "dir") {
     e.workdir = value;
   } else if (key == "builtin") {
@@ -211,10 +216,11 @@ std::optional<std::string> apply_engine_word(std::string_view word, EngineConfig
     if (!v) return range_error(key, value, 0, 3'600'000);
     e.limits.time_margin_ms = *v;
   } else if (key == "restart") {
-    if (value != "on" && value != "off" && value != "auto")
-      return "restart: '" + value + "' (on, off or auto)";
+    if (auto v = parse_value(*engine_row(key), value); !v) return "restart: " + v.error();
     // cutechess's auto lets the engine decide; a UCI engine never asks, so auto is off.
     e.restart = value == "on";
+  } else if (is_source_key(key)) {
+    return apply_source_key(key, value, e);  // repo=, ref=, build=, subdir=, bench=
   } else if (auto why = unsupported(key)) {
     return *why;
   } else {
@@ -224,6 +230,7 @@ std::optional<std::string> apply_engine_word(std::string_view word, EngineConfig
 }
 
 void default_engine_name(EngineConfig& e) {
+  if (e.name.empty() && e.source) e.name = source_engine_name(*e.source);
   if (e.name.empty() && !e.command.empty())
     e.name = std::filesystem::path(e.command).filename().string();
 }
@@ -267,7 +274,9 @@ std::expected<EngineConfig, ConfigError> parse_engine_spec(std::string_view spec
       if (auto problem = apply_engine_word(w, e)) return fail(*problem);
   }
   default_engine_name(e);
-  if (!e.builtin && e.command.empty()) return fail("needs a path, cmd=PATH or builtin=NAME");
+  if (auto problem = check_engine_source(e)) return fail(*problem);
+  if (!e.builtin && e.command.empty() && !e.source)
+    return fail("needs a path, cmd=PATH, builtin=NAME or repo=... ref=...");
   if (e.builtin && !e.command.empty())
     return fail("give either cmd=PATH or builtin=NAME, not both");
   if (e.builtin)

@@ -5,7 +5,8 @@
 //
 //   cmd=PATH  name=NAME  arg=ARG (one argument, repeatable)  args="A B" (split like a shell)
 //   dir=DIR  env.NAME=VALUE  option.NAME=VALUE  proto=uci|xboard  tc=TC  st=S  depth=N | plies=N
-//   nodes=N  timemargin=MS  restart=on|off|auto  builtin=NAME  trust
+//   nodes=N  timemargin=MS  restart=on|off|auto  builtin=NAME  ponder
+// (each key is a row of the match schema, match_schema.h, which also names the keys refused)
 #include <expected>
 #include <optional>
 #include <string>

@@ -17,19 +17,14 @@ bool same_option(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-const std::vector<std::string>& variant_names() {
-  static const std::vector<std::string> names = {VariantStandard, VariantFischerandom};
-  return names;
-}
-
 bool is_chess960(const TournamentConfig& t) {
-  return t.variant == VariantFischerandom;
+  return t.variant == Variant::Fischerandom;
 }
 
 void add_variant_options(Config& config) {
   if (!is_chess960(config.tournament)) return;
   for (auto& e : config.engines) {
-    if (e.builtin || e.protocol != "uci") continue;
+    if (e.builtin || e.protocol != Protocol::Uci) continue;
     bool given = false;
     for (const auto& [name, value] : e.options)
       if (same_option(name, "UCI_Chess960")) given = true;

@@ -4,6 +4,7 @@
 
 #include "engine/chess/notation.h"
 #include "runner/match/game_pgn.h"
+#include "runner/match/pv_check.h"
 #include "runner/match/tablebase_adjudication.h"
 #include "runner/match/time_control.h"
 
@@ -69,8 +70,22 @@ std::expected<Game, std::string> Game::create(const GameSetup& setup) {
 }
 
 MoveRequest Game::next_command() const {
+  return command(pos_.side_to_move());
+}
+
+std::optional<MoveRequest> Game::ponder_command(const std::string& predicted,
+                                                std::vector<std::string>& moves) const {
+  if (finished() || !chess::parse_uci(pos_, predicted, legal_)) return std::nullopt;
+  moves = uci_moves_;
+  moves.push_back(predicted);
+  MoveRequest req = command(~pos_.side_to_move());
+  req.moves = moves;
+  req.position = nullptr;  // not the game's position
+  return req;
+}
+
+MoveRequest Game::command(Color side) const {
   MoveRequest req;
-  Color side = pos_.side_to_move();
   req.side = side;
   req.start_fen = setup_.start_fen;
   req.moves = uci_moves_;
@@ -240,6 +255,26 @@ void Game::on_reply(const MoveReply& reply) {
   MoveRecord rec;
   rec.eval = reply.eval;
   rec.time_ms = elapsed;
+  if (reply.eval.engine_time_ms)
+    rec.latency_ms =
+        (reply.since_go_ms >= 0 ? reply.since_go_ms : elapsed) - *reply.eval.engine_time_ms;
+  if (setup_.match_line) {
+    for (auto it = reply.info_strings.rbegin(); it != reply.info_strings.rend(); ++it) {
+      std::string line = "info string " + *it;
+      if (std::regex_search(line, *setup_.match_line)) {
+        rec.lines.push_back(std::move(line));
+        break;
+      }
+    }
+  }
+  // The PV of a UCI engine's line (an xboard engine's PV is free text: not checked).
+  if (setup_.check_mate_pvs && !reply.info_line.empty()) {
+    if (auto w = check_pv(pos_, reply.eval, reply.bound, name(side))) {
+      std::string moves;
+      for (const std::string& m : uci_moves_) moves += (moves.empty() ? "" : " ") + m;
+      warnings_.push_back(pv_warning_text(*w, reply.info_line, setup_.start_fen, moves));
+    }
+  }
   rec.clock_left_ms = clock.timed() ? clock.remaining_ms() : -1;
   play(*move, std::move(rec));
   if (!finished() && reply.claim != MoveReply::Claim::None) judge_claim(side, reply);

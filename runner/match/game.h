@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <expected>
 #include <optional>
+#include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/chess/position.h"
@@ -45,6 +47,12 @@ struct GameSetup {
   // Syzygy tables for adjudication.tablebase (enabled), shared by every game of the run; null =
   // no tablebase adjudication. It must outlive the game.
   const TablebaseProber* tablebase = nullptr;
+  // -pgnout match_line=REGEX: each move keeps the engine's last `info string` line (as
+  // "info string <text>") that matches, as fastchess does; null = none. It must outlive the
+  // game.
+  const std::regex* match_line = nullptr;
+  // -check-mate-pvs: each move's PV is checked (pv_check.h) and a warning kept for the caller.
+  bool check_mate_pvs = false;
 };
 
 // Game-wide tags for the PGN that only the caller knows (wall-clock values come in as text).
@@ -78,6 +86,12 @@ class Game {
 
   // The command for the side to move. Only while !finished().
   MoveRequest next_command() const;
+  // Pondering: the command the side that just moved would get if the side to move played
+  // `predicted` (its engine's ponder move), with the clocks as they stand; `moves` is the
+  // caller's storage for the move list (the game's moves and `predicted`), viewed by the
+  // request. nullopt when `predicted` is not a legal move here or the game is over.
+  std::optional<MoveRequest> ponder_command(const std::string& predicted,
+                                            std::vector<std::string>& moves) const;
   // The answer of the side to move; advances the game or ends it.
   void on_reply(const MoveReply& reply);
   // A fault found outside a `go` (e.g. the engine died or did not answer isready between
@@ -88,6 +102,10 @@ class Game {
   // The run is being stopped: the game ends unfinished ("*", "No result").
   void interrupt();
 
+  // Warnings about the engines' PVs since the last call (fastchess's text, pv_check.h), for
+  // the caller to print; only with GameSetup::check_mate_pvs.
+  std::vector<std::string> take_warnings() { return std::exchange(warnings_, {}); }
+
   // The finished (or interrupted) game with its PGN.
   GameRecord record(const GameInfo& info) const;
   // The tags of this game's PGN that the record does not hold (for to_pgn with other options).
@@ -95,6 +113,7 @@ class Game {
 
  private:
   explicit Game(const GameSetup& setup);
+  MoveRequest command(chess::Color side) const;  // next_command() for `side`
   void end(Result result, Termination termination, std::string reason);
   // Plays `m` (one of legal_) and records it with `rec`'s other fields; then the rules.
   void play(chess::Move m, MoveRecord rec);
@@ -115,6 +134,7 @@ class Game {
   Result result_ = Result::None;
   Termination termination_ = Termination::None;
   std::string reason_;
+  std::vector<std::string> warnings_;
 };
 
 // "White" / "Black", as cutechess names a side in its result strings.

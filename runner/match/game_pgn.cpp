@@ -69,13 +69,16 @@ std::string move_comment(const MoveRecord& move, const PgnOptions& options) {
   auto field = [&](bool wanted, const std::string& text) {
     if (wanted) out += (out.empty() ? "" : ", ") + text;
   };
+  // fastchess's order; a field the record has no figure for is left out.
   field(options.timeleft && move.clock_left_ms >= 0, "tl=" + seconds_text(move.clock_left_ms));
-  field(options.latency, "latency=" + seconds_text(move.time_ms - eval.engine_time_ms));
+  if (options.latency && move.latency_ms) field(true, "latency=" + seconds_text(*move.latency_ms));
   field(options.nodes, "n=" + std::to_string(eval.nodes));
-  field(options.seldepth, "sd=" + std::to_string(eval.seldepth));
-  field(options.nps, "nps=" + std::to_string(eval.nps));
-  field(options.hashfull, "hashfull=" + std::to_string(eval.hashfull));
-  field(options.tbhits, "tbhits=" + std::to_string(eval.tbhits));
+  field(options.seldepth && eval.seldepth > 0, "sd=" + std::to_string(eval.seldepth));
+  if (options.nps && eval.nps) field(true, "nps=" + std::to_string(*eval.nps));
+  if (options.hashfull && eval.hashfull) field(true, "hashfull=" + std::to_string(*eval.hashfull));
+  if (options.tbhits && eval.tbhits) field(true, "tbhits=" + std::to_string(*eval.tbhits));
+  field(options.pv && !eval.pv.empty(), "pv=\"" + eval.pv + "\"");
+  for (const std::string& line : move.lines) field(true, "line=\"" + line + "\"");
   return out;
 }
 

@@ -29,7 +29,9 @@ const char* notation_name(PgnNotation n);  // "san", "lan", "uci"
 struct PgnOptions {
   PgnNotation notation = PgnNotation::San;
   // Appended to a move's comment as fastchess writes them: "n=", "sd=", "nps=", "hashfull=",
-  // "tbhits=", "tl=" (clock left after the move), "latency=" (measured minus reported time).
+  // "tbhits=", "tl=" (clock left after the move), "latency=" (measured minus reported time),
+  // "pv=\"...\"". A field the engine did not report (the record holds no figure for it) is
+  // left out, never written as 0; so is "sd=" for a seldepth of 0 (none reported).
   bool nodes = false;
   bool seldepth = false;
   bool nps = false;
@@ -37,7 +39,12 @@ struct PgnOptions {
   bool tbhits = false;
   bool timeleft = false;
   bool latency = false;
+  bool pv = false;   // the principal variation, "pv=..." (fastchess's pv=true)
   bool min = false;  // the Seven Tag Roster (and SetUp/FEN) and the moves, no comments
+  // fastchess's match_line=REGEX: the engine's `info string` line that matched, kept with
+  // the move (MoveRecord::lines), written as `line="..."`. "" = none. The match picks the
+  // lines as it plays (GameSetup::match_line); the writer writes what the record holds.
+  std::string match_line;
   bool operator==(const PgnOptions&) const = default;
 };
 

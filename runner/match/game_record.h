@@ -59,6 +59,12 @@ struct MoveRecord {
   std::int64_t time_ms = 0;  // think time measured by the runner
   std::int64_t clock_left_ms = -1;  // after the move, -1 when there is no clock
   bool book = false;                // an opening move, not played by an engine
+  // fastchess's latency: the runner-measured time from `go` to `bestmove` minus the time the
+  // engine reported for its search; nullopt when the engine reported none.
+  std::optional<std::int64_t> latency_ms{};
+  // The engine's output lines `-pgnout match_line=REGEX` picked for this move (fastchess:
+  // the last line matching), written into the move's comment as `line="..."`.
+  std::vector<std::string> lines{};
 };
 
 // A game's stable identity in its tournament: what resume and sharding name.

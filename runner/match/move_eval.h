@@ -15,11 +15,15 @@ struct MoveEval {
   int depth = 0;
   int seldepth = 0;
   std::uint64_t nodes = 0;
-  // What the engine reported beside (fastchess's optional PGN fields); 0 when it did not.
-  std::uint64_t nps = 0;
-  std::int64_t engine_time_ms = 0;  // "info time" of its last scored line (not the think time)
-  int hashfull = 0;                 // permille
-  std::uint64_t tbhits = 0;
+  // What the engine reported beside (fastchess's optional PGN fields); nullopt when it did
+  // not say, so that no figure is ever made up (the PGN leaves such a field out).
+  std::optional<std::uint64_t> nps;
+  std::optional<std::int64_t> engine_time_ms;  // "info time" of its last scored line
+  std::optional<int> hashfull;                 // permille
+  std::optional<std::uint64_t> tbhits;
+  // The principal variation of that line: UCI moves separated by spaces (an xboard engine's
+  // as it wrote them); "" when it gave none.
+  std::string pv;
   bool operator==(const MoveEval&) const = default;
 };
 

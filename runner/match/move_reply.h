@@ -25,7 +25,15 @@ struct MoveReply {
   std::string ponder;           // "ponder" move of the bestmove line, "" if none
   MoveEval eval;                // the last info line with a score, or a builtin's last iteration
   std::int64_t elapsed_ms = 0;  // measured by the runner: request sent -> bestmove read
-  std::string detail;           // for logs: exit status, last lines, "book move"...
+  // From `go` written to the bestmove read, when that differs from elapsed_ms (a pondering
+  // engine is charged from `ponderhit` but searched, and reports its time, from `go ponder`);
+  // -1: the same as elapsed_ms. Latency is this minus the engine's reported time.
+  std::int64_t since_go_ms = -1;
+  // The score of `eval` is a lower or upper bound (UCI `lowerbound`/`upperbound`).
+  bool bound = false;
+  // The engine's last line with a score, as it wrote it (for warnings about its PV).
+  std::string info_line;
+  std::string detail;                     // for logs: exit status, last lines, "book move"...
   std::vector<std::string> info_strings;  // texts of `info string` lines (at most 64)
   Claim claim = Claim::None;
   std::string claim_text;  // the engine's line, e.g. "1-0 {White mates}"

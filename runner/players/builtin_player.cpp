@@ -177,6 +177,10 @@ MoveReply BuiltinPlayer::go(const MoveRequest& cmd, std::chrono::milliseconds de
   if (info.time_ms > 0)
     reply.eval.nps = info.nodes * 1000 / static_cast<std::uint64_t>(info.time_ms);
   if (info.depth > 0 || !info.pv.empty()) set_eval_score(info.score, reply.eval);
+  for (chess::Move m : info.pv) {
+    if (!reply.eval.pv.empty()) reply.eval.pv += ' ';
+    reply.eval.pv += chess::to_uci(m, cmd.chess960);
+  }
   if (result.from_book) reply.detail = "book move";
   return reply;
 }

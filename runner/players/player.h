@@ -26,6 +26,11 @@ class Player {
   // Sends position + go and waits for bestmove until `deadline` after `go` was written.
   // Faults are replies too (Disconnected, Stalled); the player measures the think time.
   virtual MoveReply go(const MoveRequest& request, std::chrono::milliseconds deadline) = 0;
+  // Pondering (an engine with cutechess's `ponder`): right after its move, the engine thinks
+  // on `request`, the position after its predicted reply, until its next go() (which sends
+  // `ponderhit` when the reply came, else stops that search first) or the game's end. Its
+  // clock runs only in go(). Players that cannot ponder ignore it.
+  virtual void start_ponder(const MoveRequest& request) { (void)request; }
   // Kills the engine (after a fault); start() brings it back.
   virtual void kill() = 0;
   // Polite shutdown: quit, wait a little, then kill.

@@ -1,7 +1,5 @@
 #include "runner/players/player_factory.h"
 
-#include <stdexcept>
-
 #include "runner/players/builtin_player.h"
 #include "runner/players/uci_player.h"
 #include "runner/players/xboard_player.h"
@@ -10,10 +8,7 @@ namespace knightly::runner {
 
 std::unique_ptr<Player> make_player(const EngineConfig& config, const PlayerOptions& options) {
   if (config.builtin) return std::make_unique<BuiltinPlayer>(config);
-  if (config.protocol == "xboard") return std::make_unique<XboardPlayer>(config, options);
-  if (!config.protocol.empty() && config.protocol != "uci")
-    throw std::invalid_argument("engine " + config.name + ": unsupported protocol '" +
-                                config.protocol + "'");
+  if (config.protocol == Protocol::Xboard) return std::make_unique<XboardPlayer>(config, options);
   return std::make_unique<UciPlayer>(config, options);
 }
 

@@ -8,7 +8,7 @@
 
 namespace knightly::runner {
 
-// builtin = true -> BuiltinPlayer; protocol "xboard" -> XboardPlayer; otherwise a UciPlayer.
+// builtin = true -> BuiltinPlayer; protocol xboard -> XboardPlayer; otherwise a UciPlayer.
 // The player is not started yet. Config validation rejects other protocols, so another one
 // here is a bug (std::invalid_argument).
 std::unique_ptr<Player> make_player(const EngineConfig& config, const PlayerOptions& options = {});

@@ -80,7 +80,15 @@ struct UciPlayer::Impl {
 
   uci::InfoLine info;     // last valid info line with a score in this search
   uci::InfoLine scratch;  // parse target; swapped into `info` when valid
+  std::string info_text;  // `info`'s line as the engine wrote it
   bool have_info = false;
+
+  // A `go ponder` is running (start_ponder): on the position of ponder_fen + ponder_moves,
+  // since ponder_t0.
+  bool pondering = false;
+  std::string ponder_fen;
+  std::vector<std::string> ponder_moves;
+  Clock::time_point ponder_t0;
 
   std::string name_from_engine, author_from_engine;
   std::vector<uci::OptionDecl> engine_options;
@@ -96,6 +104,38 @@ struct UciPlayer::Impl {
   void kill_process() {
     conn.kill();
     out_of_sync = false;
+    pondering = false;
+  }
+
+  void start_ponder(const MoveRequest& cmd) {
+    if (!config.ponder || pondering || out_of_sync || !conn.started()) return;
+    wbuf.clear();
+    append_position_and_go(cmd, wbuf);
+    wbuf.insert(wbuf.find("\ngo") + 3, " ponder");
+    have_info = false;
+    ponder_t0 = Clock::now();
+    if (write_all() != Wait::Line) return;  // a dead engine shows at its next command
+    pondering = true;
+    ponder_fen.assign(cmd.start_fen);
+    ponder_moves.assign(cmd.moves.begin(), cmd.moves.end());
+  }
+
+  // Ends a search on a move the opponent did not play: `stop`, and its bestmove is dropped.
+  // An engine that does not answer is out of sync (the next command resyncs it).
+  void stop_ponder() {
+    if (!pondering) return;
+    pondering = false;
+    conn.arm(options.ready_timeout);
+    wbuf = "stop\n";
+    Wait w = write_all();
+    if (w == Wait::Line) w = wait_for(uci::LineKind::BestMove);
+    if (w != Wait::Line) out_of_sync = true;
+  }
+
+  // The request continues the search start_ponder began: same start, same moves.
+  bool ponder_hit(const MoveRequest& cmd) const {
+    return pondering && cmd.start_fen == ponder_fen &&
+           std::equal(cmd.moves.begin(), cmd.moves.end(), ponder_moves.begin(), ponder_moves.end());
   }
 
   // Waits for a line of kind `want`, ignoring others. `info` lines are dropped.
@@ -108,6 +148,17 @@ struct UciPlayer::Impl {
       if (kind == want) return Wait::Line;
       if (kind == uci::LineKind::Unknown) note_garbage(line, "unknown command");
     }
+  }
+
+  // The last scored line into the reply: its figures, its PV as text, the line itself.
+  void take_info(MoveReply& reply) const {
+    reply.eval = info.eval;
+    for (const std::string& m : info.pv) {
+      if (!reply.eval.pv.empty()) reply.eval.pv += ' ';
+      reply.eval.pv += m;
+    }
+    reply.bound = info.bound != uci::InfoLine::Bound::Exact;
+    reply.info_line = info_text;
   }
 
   std::optional<std::string> start() {
@@ -173,6 +224,14 @@ struct UciPlayer::Impl {
       }
       wbuf += '\n';
     }
+    // A pondering engine is told so when it has the UCI option and was not given it.
+    if (config.ponder &&
+        std::any_of(
+            engine_options.begin(), engine_options.end(),
+            [](const uci::OptionDecl& d) { return uci::option_name_equal(d.name, "Ponder"); }) &&
+        std::none_of(config.options.begin(), config.options.end(),
+                     [](const auto& o) { return uci::option_name_equal(o.first, "Ponder"); }))
+      wbuf += "setoption name Ponder value true\n";
     wbuf += "isready\n";
     conn.arm(options.ready_timeout);
     w = write_all();
@@ -190,6 +249,7 @@ struct UciPlayer::Impl {
 
   bool new_game(std::chrono::milliseconds timeout) {
     if (!conn.started()) return false;
+    stop_ponder();
     conn.arm(timeout);
     wbuf = out_of_sync ? "stop\nucinewgame\nisready\n" : "ucinewgame\nisready\n";
     Wait w = write_all();
@@ -207,6 +267,15 @@ struct UciPlayer::Impl {
       reply.detail = "engine not running";
       return reply;
     }
+    // A ponder search on the move the opponent played goes on as this move's search: the
+    // clock runs from `ponderhit`, the engine's reported time (its latency) from `go ponder`.
+    std::optional<Clock::time_point> go_t0;
+    if (ponder_hit(cmd)) {
+      pondering = false;
+      go_t0 = ponder_t0;
+    } else {
+      stop_ponder();
+    }
     if (out_of_sync) {
       conn.arm(deadline);
       wbuf = "stop\nisready\n";
@@ -222,14 +291,21 @@ struct UciPlayer::Impl {
       out_of_sync = false;
     }
     wbuf.clear();
-    append_position_and_go(cmd, wbuf);
-    have_info = false;
+    if (go_t0) {
+      wbuf = "ponderhit\n";
+    } else {
+      append_position_and_go(cmd, wbuf);
+      have_info = false;
+    }
     // The engine's time runs from just before `go` is written, the instant its deadline counts
     // from: it is never charged less than it thought (the pipe may deliver `go` before the
     // write returns).
     const Clock::time_point t0 = conn.arm(deadline);
     Wait w = write_all();
     if (w == Wait::Line) note_go();
+    const auto since = [&](Clock::time_point from) {
+      return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - from).count();
+    };
 
     std::string_view line;
     while (w == Wait::Line) {
@@ -240,6 +316,7 @@ struct UciPlayer::Impl {
         if (uci::info_has_score(line)) {
           if (auto r = uci::parse_info_into(line, scratch)) {
             std::swap(info, scratch);
+            info_text.assign(line);
             have_info = true;
           } else {
             note_garbage(line, r.error());
@@ -253,8 +330,8 @@ struct UciPlayer::Impl {
           }
         }
       } else if (kind == uci::LineKind::BestMove) {
-        reply.elapsed_ms =
-            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+        reply.elapsed_ms = since(t0);
+        if (go_t0) reply.since_go_ms = since(*go_t0);
         reply.status = MoveReply::Status::Move;
         if (auto bm = uci::parse_bestmove(line)) {
           reply.bestmove = std::move(bm->move);
@@ -262,15 +339,14 @@ struct UciPlayer::Impl {
         } else {
           reply.detail = bm.error();  // empty bestmove: the match judges it illegal
         }
-        if (have_info) reply.eval = info.eval;
+        if (have_info) take_info(reply);
         return reply;
       } else if (kind == uci::LineKind::Unknown) {
         note_garbage(line, "unknown command");
       }
       // readyok, id...: stray but harmless
     }
-    reply.elapsed_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+    reply.elapsed_ms = since(t0);
     if (w == Wait::Timeout) {
       out_of_sync = true;
       reply.status = MoveReply::Status::Stalled;
@@ -286,6 +362,7 @@ struct UciPlayer::Impl {
   void quit() {
     conn.quit("quit\n", options.quit_timeout);
     out_of_sync = false;
+    pondering = false;
   }
 };
 
@@ -312,6 +389,13 @@ bool UciPlayer::new_game(std::chrono::milliseconds timeout) {
 }
 MoveReply UciPlayer::go(const MoveRequest& cmd, std::chrono::milliseconds deadline) {
   return impl_->go(cmd, deadline);
+}
+void UciPlayer::start_ponder(const MoveRequest& cmd) {
+  impl_->start_ponder(cmd);
+}
+void UciPlayer::end_game(const std::string& result) {
+  (void)result;
+  impl_->stop_ponder();
 }
 void UciPlayer::kill() {
   impl_->kill_process();

@@ -27,6 +27,9 @@ class UciPlayer final : public Player {
   bool alive() const override;
   bool new_game(std::chrono::milliseconds timeout) override;
   MoveReply go(const MoveRequest& cmd, std::chrono::milliseconds deadline) override;
+  // With EngineConfig::ponder: `go ponder` (Player::start_ponder); the game's end stops it.
+  void start_ponder(const MoveRequest& cmd) override;
+  void end_game(const std::string& result) override;
   void kill() override;
   void quit() override;
   std::string id_name() const override;

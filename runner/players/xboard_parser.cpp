@@ -255,6 +255,24 @@ std::expected<Thinking, std::string> parse_thinking(std::string_view line) {
   return t;
 }
 
+std::string edit_commands(const chess::Position& pos, bool usermove) {
+  std::string out;
+  if (pos.side_to_move() == chess::Black) out += usermove ? "usermove b2b3\n" : "b2b3\n";
+  out += "edit\n#\n";
+  for (chess::Color c : {chess::White, chess::Black}) {
+    if (c == chess::Black) out += "c\n";
+    for (chess::Square s = 0; s < 64; ++s) {
+      const chess::Piece p = pos.piece_on(s);
+      if (p == chess::NoPiece || chess::color_of(p) != c) continue;
+      out += "PNBRQK"[chess::type_of(p)];
+      out += chess::square_name(s);
+      out += '\n';
+    }
+  }
+  out += ".\n";
+  return out;
+}
+
 std::string level_command(const TimeControl& tc) {
   const std::int64_t base_s = std::max<std::int64_t>(0, tc.time_ms) / 1000;
   std::string out = "level " + std::to_string(std::max(0, tc.moves)) + " ";

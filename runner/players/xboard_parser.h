@@ -91,6 +91,13 @@ std::string st_command(std::int64_t movetime_ms);
 // `time N` / `otim N` values: centiseconds, never negative.
 std::int64_t centiseconds(std::int64_t ms);
 
+// The position `pos` for an engine without setboard, as cutechess sends it (xboardengine.cpp
+// startGame): in force mode after `new`, a dummy move b2b3 when Black is to move, then
+// `edit`, `#` (clear), White's pieces ("Ke1", "Pe2"), `c`, Black's pieces, `.`. Castling is
+// what the engine infers from kings and rooks on their squares; en passant is not told.
+// `usermove`: the engine's feature, prefixed to the dummy move.
+std::string edit_commands(const chess::Position& pos, bool usermove);
+
 // The text that tells the engine `m` (a legal move of `pos`): coordinate notation (e2e4, e7e8q,
 // e1g1) or SAN per the engine's san feature. Chess960 castling is "O-O" / "O-O-O" in both, as
 // xboard writes it.

@@ -242,15 +242,21 @@ struct XboardPlayer::Impl {
     if (cmd.chess960 || !is_standard_start(cmd.start_fen)) {
       const std::string_view fen =
           is_standard_start(cmd.start_fen) ? chess::Position::StartFen : cmd.start_fen;
-      if (!features.setboard)
-        return "the game starts from a FEN (" + std::string(fen) +
+      // Chess960 castling cannot be told by edit, which leaves castling to where the
+      // kings and rooks stand.
+      if (!features.setboard && cmd.chess960)
+        return "a Chess960 game starts from a FEN (" + std::string(fen) +
                ") and the engine has no feature setboard=1";
       auto p = chess::Position::from_fen(fen);
       if (!p) return "bad start position '" + std::string(fen) + "'";
       pos = *p;
-      wbuf += "setboard ";
-      wbuf += pos.fen(chess::CastlingNotation::XFen);  // X-FEN: xboard's own
-      wbuf += '\n';
+      if (features.setboard) {
+        wbuf += "setboard ";
+        wbuf += pos.fen(chess::CastlingNotation::XFen);  // X-FEN: xboard's own
+        wbuf += '\n';
+      } else {
+        wbuf += xboard::edit_commands(pos, features.usermove);  // as cutechess does
+      }
     } else {
       pos = chess::Position();
     }
@@ -327,6 +333,12 @@ struct XboardPlayer::Impl {
       if (kind == xboard::LineKind::Thinking) {
         if (auto t = xboard::parse_thinking(line)) {
           reply.eval = t->eval;
+          // The PV as the engine wrote it (SAN or coordinates, maybe with move numbers).
+          std::string_view pv = t->pv;
+          while (!pv.empty() && (pv.back() == ' ' || pv.back() == '\t' || pv.back() == '\r'))
+            pv.remove_suffix(1);
+          while (!pv.empty() && (pv.front() == ' ' || pv.front() == '\t')) pv.remove_prefix(1);
+          reply.eval.pv.assign(pv);
           have_eval = true;
         } else {
           note_garbage(line, t.error());

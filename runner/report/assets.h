@@ -10,5 +10,9 @@ std::string_view page_html();
 std::string_view page_css();
 std::string_view page_js();
 std::string_view chart_js();
+// The test queue's list (tests_page): its template, style (after page_css) and script.
+std::string_view tests_html();
+std::string_view tests_css();
+std::string_view tests_js();
 
 }  // namespace knightly::runner::report::assets

@@ -55,7 +55,10 @@ std::string move_stats_json(std::span<const db::MoveStats> rows, std::int64_t ga
       if (r->moves <= 0) continue;
       const double n = static_cast<double>(r->moves);
       w.begin_array().value(r->move_number).value(r->moves);
-      w.value(static_cast<double>(r->depth_sum) / n, 2);
+      if (r->depth_moves > 0)
+        w.value(static_cast<double>(r->depth_sum) / static_cast<double>(r->depth_moves), 2);
+      else
+        w.null();
       w.value(static_cast<double>(r->nodes_sum) / n, 0);
       if (r->timed_ms > 0)
         w.value(static_cast<double>(r->timed_nodes) * 1000.0 / static_cast<double>(r->timed_ms), 0);

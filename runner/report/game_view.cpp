@@ -6,15 +6,6 @@
 
 namespace knightly::runner::report {
 
-namespace {
-
-std::string placement(const chess::Position& pos) {
-  std::string fen = pos.fen();
-  return fen.substr(0, fen.find(' '));
-}
-
-}  // namespace
-
 std::string game_json(std::int64_t id, const std::string& tournament, const GameRecord& g) {
   JsonWriter w;
   w.begin_object();
@@ -49,7 +40,7 @@ std::string game_json(std::int64_t id, const std::string& tournament, const Game
       auto move = chess::parse_uci(pos, m.uci);
       if (move) {
         pos.do_move(*move);
-        board = placement(pos);
+        board = pos.fen();
       } else {
         error = "ply " + std::to_string(i + 1) + " ('" + m.uci + "'): " + move.error();
       }

@@ -4,6 +4,7 @@
 
 #include "runner/report/json.h"
 #include "runner/stats/elo.h"
+#include "runner/stats/report.h"
 
 namespace knightly::runner::report {
 
@@ -13,7 +14,8 @@ std::int64_t sample_stride(std::int64_t expected_games, int points) {
 
 std::string match_json(const std::string& first, const std::string& second,
                        const std::vector<MatchPoint>& points,
-                       const std::optional<stats::SprtConfig>& sprt) {
+                       const std::optional<stats::SprtConfig>& sprt,
+                       const std::optional<DecidedPoint>& decided) {
   const MatchPoint last = points.empty() ? MatchPoint{} : points.back();
   const bool by_pairs = last.ptnml.pairs() > 0;
   JsonWriter w;
@@ -27,20 +29,29 @@ std::string match_json(const std::string& first, const std::string& second,
   w.key("ptnml").begin_array().value(p.ll).value(p.ld).value(p.wl).value(p.dd).value(p.wd);
   w.value(p.ww).end_array();
   w.key("elo_from").value(by_pairs ? "pairs" : "games");
+  const auto last_elo = by_pairs ? stats::get_elo(last.ptnml) : stats::get_elo(last.wdl);
+  w.key("elo_text").value(stats::elo_text(last_elo, 1));
   w.key("elo").begin_array();
   for (const MatchPoint& pt : points) {
     if (by_pairs ? pt.ptnml.pairs() == 0 : pt.wdl.games() == 0) continue;
     const auto e = by_pairs ? stats::get_elo(pt.ptnml) : stats::get_elo(pt.wdl);
-    w.begin_array().value(pt.games).value(e.elo, 2).value(e.elo - e.elo95, 2);
-    w.value(e.elo + e.elo95, 2).end_array();
+    w.begin_array().value(pt.games);
+    if (e.unbounded && e.all_won())
+      w.null().value(e.bound95, 2).null();
+    else if (e.unbounded)
+      w.null().null().value(e.bound95, 2);
+    else
+      w.value(e.elo, 2).value(e.elo - e.elo95, 2).value(e.elo + e.elo95, 2);
+    w.end_array();
   }
   w.end_array();
   w.key("sprt");
   if (!sprt) {
     w.null();
   } else {
-    const auto status =
-        by_pairs ? stats::sprt_status(*sprt, last.ptnml) : stats::sprt_status(*sprt, last.wdl);
+    const auto status = decided ? decided->status
+                                : (by_pairs ? stats::sprt_status(*sprt, last.ptnml)
+                                            : stats::sprt_status(*sprt, last.wdl));
     w.begin_object();
     w.key("elo0").value(sprt->elo0, 2).key("elo1").value(sprt->elo1, 2);
     w.key("alpha").value(sprt->alpha, 3).key("beta").value(sprt->beta, 3);
@@ -48,13 +59,17 @@ std::string match_json(const std::string& first, const std::string& second,
     w.key("lower").value(status.bounds.lower, 4).key("upper").value(status.bounds.upper, 4);
     w.key("llr").value(status.llr, 4);
     w.key("decision").value(stats::decision_name(status.decision));
+    w.key("decided_after");
+    decided ? w.value(decided->games) : w.null();
     w.key("llr_path").begin_array();
     for (const MatchPoint& pt : points) {
       if (by_pairs ? pt.ptnml.pairs() == 0 : pt.wdl.games() == 0) continue;
+      if (decided && pt.games >= decided->games) break;
       const auto s =
           by_pairs ? stats::sprt_status(*sprt, pt.ptnml) : stats::sprt_status(*sprt, pt.wdl);
       w.begin_array().value(pt.games).value(s.llr, 4).end_array();
     }
+    if (decided) w.begin_array().value(decided->games).value(decided->status.llr, 4).end_array();
     w.end_array();
     w.end_object();
   }

@@ -22,4 +22,9 @@ std::string report_page(const PageOptions& options);
 // The Content-Security-Policy of the page in that mode (also sent as a header by serve).
 std::string page_csp(bool live);
 
+// `knightly serve`'s list of the test queue (docs/regression-testing.md, /tests): the same
+// style and Chart.js, its own template and script, always live (it polls api/tests). The same
+// rule for data_json as report_page.
+std::string tests_page(const PageOptions& options);
+
 }  // namespace knightly::runner::report

@@ -85,12 +85,36 @@ std::string stop_decision(std::int64_t games, std::int64_t scheduled) {
          std::to_string(scheduled) + " games";
 }
 
+std::optional<DecidedSprt> decided_sprt(const stats::SprtConfig& sprt,
+                                        const std::string& decision) {
+  if (!decision.starts_with("sprt: ")) return std::nullopt;
+  long long games = 0, c[5] = {0, 0, 0, 0, 0};
+  const auto at = decision.find(" after ");
+  if (at == std::string::npos) return std::nullopt;
+  const char* tail = decision.c_str() + at;
+  DecidedSprt d;
+  if (std::sscanf(tail, " after %lld games, pentanomial %lld %lld %lld %lld %lld", &games, &c[0],
+                  &c[1], &c[2], &c[3], &c[4]) == 6) {
+    // WL and DD are one class for the LLR: the text keeps their sum.
+    const stats::Pentanomial p{c[0], c[1], 0, c[2], c[3], c[4]};
+    d.status = stats::sprt_status(sprt, p);
+  } else if (std::sscanf(tail, " after %lld games, trinomial %lld %lld %lld", &games, &c[0], &c[1],
+                         &c[2]) == 4) {
+    d.status = stats::sprt_status(sprt, stats::Trinomial{c[0], c[1], c[2]});
+  } else {
+    return std::nullopt;
+  }
+  d.games = games;
+  return d;
+}
+
 std::optional<int> exit_code_of(const std::string& d) {
   if (d.starts_with("sprt: H1")) return ExitOk;
   if (d.starts_with("sprt: H0")) return ExitH0;
   if (d.starts_with("sprt: undecided")) return ExitUndecided;
   if (d.starts_with("complete:")) return ExitOk;
   if (d.starts_with("stopped:")) return ExitUndecided;
+  if (d.starts_with("failed:")) return ExitError;  // engines from source: run_sources.h
   return std::nullopt;
 }
 

@@ -9,6 +9,7 @@
 //   "sprt: undecided at max games (LLR 1.20, bounds -2.94 2.94) after ..."
 //   "complete: all 120 games played"
 //   "stopped: knightly stop after 57 of 120 games" (not a finish: the next run resumes it)
+//   "failed: the build of REPO at COMMIT failed ..." (engines from source: run_sources.h)
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,9 +37,19 @@ std::optional<std::string> sprt_decision(const stats::SprtConfig& sprt,
 std::string complete_decision(std::int64_t games, const stats::SprtConfig* sprt,
                               const stats::Trinomial& counts);
 
+// The SPRT's status as it was when `decision` was taken: recomputed from the counts the text
+// holds ("... after N games, pentanomial LL LD WL+DD WD WW" or "trinomial L D W"), so every
+// output shows the LLR at the decision even when games in progress were stored after it.
+// nullopt for a text without counts (a stopped run, an older version's text).
+struct DecidedSprt {
+  std::int64_t games = 0;    // the games it was taken after
+  stats::SprtStatus status;  // its LLR, bounds and decision
+};
+std::optional<DecidedSprt> decided_sprt(const stats::SprtConfig& sprt, const std::string& decision);
+
 // The gate's exit code for a stored decision: 0 (H1, complete), 1 (H0), 3 (SPRT undecided, or
-// stopped before the end). nullopt for a text this version does not know (a tournament
-// finished before decisions were stored).
+// stopped before the end), 2 (failed: its engines could not be built or benched). nullopt for a
+// text this version does not know (a tournament finished before decisions were stored).
 std::optional<int> exit_code_of(const std::string& decision);
 
 // The games a decision counted ("... after N games ...", "... after N of M games"): every

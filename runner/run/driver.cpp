@@ -10,6 +10,7 @@ void play_game(Game& game, Player& white, Player& black, const DriverOptions& op
   using SteadyClock = std::chrono::steady_clock;
   std::optional<SteadyClock::time_point> last_reply;
   Player* players[2] = {&white, &black};
+  std::vector<std::string> ponder_moves;  // the request start_ponder views
   for (chess::Color c : {chess::White, chess::Black}) {
     if (game.finished()) break;
     if (!players[c]->new_game(options.ready_timeout)) {
@@ -42,6 +43,10 @@ void play_game(Game& game, Player& white, Player& black, const DriverOptions& op
     // A faulty engine is killed here and restarted for its next game; the game is over.
     if (reply.status != MoveReply::Status::Move || game.termination() == Termination::IllegalMove) {
       mover.kill();
+    } else if (!reply.ponder.empty()) {
+      // It thinks on the reply it expects while the opponent thinks (if it ponders at all).
+      if (auto ponder = game.ponder_command(reply.ponder, ponder_moves))
+        mover.start_ponder(*ponder);
     }
   }
   const std::string result = std::string(result_token(game.result())) + " {" + game.reason() + "}";

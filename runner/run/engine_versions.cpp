@@ -27,7 +27,8 @@ EngineVersions::EngineVersions(const Config& config, db::Store& store, std::stri
       info_(config.engines.size()),
       programs_(config.engines.size()),
       hashed_(config.engines.size(), true),
-      ids_(config.engines.size()) {
+      ids_(config.engines.size()),
+      sources_(config.engines.size()) {
   const char* path_env = std::getenv("PATH");
   bool any = false;
   for (std::size_t i = 0; i < config.engines.size(); ++i) {
@@ -36,6 +37,7 @@ EngineVersions::EngineVersions(const Config& config, db::Store& store, std::stri
     info.name = e.name;
     info.builtin = e.builtin;
     info.options = options_text(e);
+    sources_[i] = e.source;
     if (e.builtin) continue;
     info.command = command_line(e);
     if (auto program = find_program(e.command, path_env ? path_env : "")) {
@@ -82,7 +84,13 @@ std::int64_t EngineVersions::id(int index) {
   std::unique_lock lock(mutex_);
   cv_.wait(lock, [&] { return bool(hashed_[index]); });
   if (hash_error_) std::rethrow_exception(hash_error_);
-  if (!ids_[index]) ids_[index] = store_.upsert_engine(info_[index]);
+  if (!ids_[index]) {
+    const std::int64_t id = store_.upsert_engine(info_[index]);
+    // A version built from source names its commit (every game's players lead to it).
+    if (const auto& s = sources_[index]; s && !s->commit.empty())
+      store_.set_engine_source(id, s->repo, s->commit);
+    ids_[index] = id;
+  }
   return *ids_[index];
 }
 

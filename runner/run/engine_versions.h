@@ -44,6 +44,7 @@ class EngineVersions {
   std::vector<std::string> programs_;  // resolved program paths, "" when not hashed
   std::vector<bool> hashed_;
   std::vector<std::optional<std::int64_t>> ids_;
+  std::vector<std::optional<EngineSource>> sources_;  // engines built from source: their commit
   std::exception_ptr hash_error_;
   std::mutex mutex_;
   std::condition_variable cv_;

@@ -148,8 +148,12 @@ struct GameFile::Locked {
   struct stat st {};
 };
 
-GameFile::GameFile(std::string path, Format format, bool needs_moves, bool sync)
-    : path_(std::move(path)), format_(std::move(format)), needs_moves_(needs_moves), sync_(sync) {}
+GameFile::GameFile(std::string path, Format format, bool needs_moves, bool sync, bool append)
+    : path_(std::move(path)),
+      format_(std::move(format)),
+      needs_moves_(needs_moves),
+      sync_(sync),
+      append_(append) {}
 
 std::string GameFile::error(const std::string& what, int err) const {
   return "cannot " + what + " " + path_ + ": " + std::strerror(err);
@@ -174,18 +178,12 @@ std::expected<GameFile::Locked, std::string> GameFile::lock() {
                          ": it keeps being replaced by another process");
 }
 
-std::expected<std::string, std::string> GameFile::set_aside_existing() {
-  struct stat st {};
-  if (::stat(path_.c_str(), &st) != 0 || st.st_size == 0) return std::string();
-  for (int n = 1; n < 1000; ++n) {
-    std::string aside = path_ + ".prev" + (n == 1 ? std::string() : std::to_string(n));
-    struct stat other {};
-    if (::stat(aside.c_str(), &other) == 0) continue;
-    if (::rename(path_.c_str(), aside.c_str()) != 0)
-      return std::unexpected(error("move aside", errno));
-    return aside;
-  }
-  return std::unexpected("cannot move " + path_ + " aside: " + path_ + ".prev .. .prev999 exist");
+std::expected<void, std::string> GameFile::start_new() {
+  if (append_) return {};
+  auto locked = lock();
+  if (!locked) return std::unexpected(locked.error());
+  if (::ftruncate(locked->fd.get(), 0) != 0) return std::unexpected(error("empty", errno));
+  return {};
 }
 
 std::expected<void, std::string> GameFile::rebuild(const db::Store& store,
@@ -205,6 +203,20 @@ std::expected<void, std::string> GameFile::rebuild(const db::Store& store,
     return std::unexpected(error(what, err));
   };
 
+  // With `append`, the file as it is: what comes before this tournament's first game in it
+  // (the last place its text is found) is kept; a file without any of its games is kept whole.
+  std::string old;
+  std::size_t cut = std::string::npos;
+  if (append_) {
+    Fd in(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
+    if (in.get() < 0 && errno != ENOENT) return fail("read", errno);
+    char chunk[1 << 16];
+    for (ssize_t n; in.get() >= 0 && (n = ::read(in.get(), chunk, sizeof chunk)) != 0;) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return fail("read", errno);
+      old.append(chunk, std::size_t(n));
+    }
+  }
   std::string buffer;
   int write_errno = 0;
   int next = 0;
@@ -216,10 +228,18 @@ std::expected<void, std::string> GameFile::rebuild(const db::Store& store,
         filter,
         [&](const db::StoredGame& g) {
           if (write_errno) return;
-          buffer += format_(g.record);
+          std::string text = format_(g.record);
+          if (append_ && cut == std::string::npos && !old.empty()) {
+            cut = old.rfind(text);
+            // A game written live may differ from its rebuilt text in a per-move field; its
+            // tags (a PGN's first block) do not.
+            if (cut == std::string::npos && text.find("\n\n") != std::string::npos)
+              cut = old.rfind(text.substr(0, text.find("\n\n") + 2));
+          }
+          buffer += text;
           next = std::max(next, g.record.id.index + 1);
           ++games;
-          if (buffer.size() >= (1u << 20)) {
+          if (!append_ && buffer.size() >= (1u << 20)) {
             if (!write_all(out.get(), buffer)) write_errno = errno;
             buffer.clear();
           }
@@ -231,6 +251,8 @@ std::expected<void, std::string> GameFile::rebuild(const db::Store& store,
     throw;  // a store error: the caller reports it as one
   }
   if (write_errno) return fail("write", write_errno);
+  if (append_ && !write_all(out.get(), std::string_view(old).substr(0, cut)))
+    return fail("write", errno);
   if (!write_all(out.get(), buffer)) return fail("write", errno);
   if (sync_ && ::fsync(out.get()) != 0) return fail("write (fsync)", errno);
   if (!out.close_checked()) return fail("write (close)", errno);

@@ -1,7 +1,9 @@
 #pragma once
 // An output file derived from the database: the PGN file (and any other per-game text
 // output), holding the stored games of one tournament in schedule order, so that at the start
-// and at the end of every run it equals `knightly export --tournament NAME`.
+// and at the end of every run it equals `knightly export --tournament NAME`. With `append`
+// (fastchess's and cutechess's way) the games follow whatever the file held before the
+// tournament's first game: that prefix is kept as it is and the rest equals the export.
 //
 // - rebuild() rewrites it from the store: a temporary file in the same directory, fsynced,
 //   renamed over the old one. A killed run loses nothing: its games are in the database and
@@ -54,14 +56,14 @@ class GameFile {
   using Format = std::function<std::string(const GameRecord&)>;
   // `needs_moves`: the format reads record.moves (else only the stored PGN text is read back).
   // `sync`: fsync every write (the run's "full" sync) so the file survives power loss too.
-  GameFile(std::string path, Format format, bool needs_moves, bool sync);
+  // `append`: keep what the file holds before this tournament's games (see above).
+  GameFile(std::string path, Format format, bool needs_moves, bool sync, bool append = false);
 
   const std::string& path() const { return path_; }
 
-  // Moves a non-empty file at the path aside (to PATH.prev, PATH.prev2, ...) so that a new
-  // tournament does not overwrite another's games; returns the new name, "" when there was
-  // nothing to move.
-  std::expected<std::string, std::string> set_aside_existing();
+  // For a new tournament: without `append` the file is emptied (fastchess's append=false);
+  // with it the file is left as it is and the games go after it.
+  std::expected<void, std::string> start_new();
 
   std::expected<void, std::string> rebuild(const db::Store& store, std::int64_t tournament_id);
 
@@ -84,6 +86,7 @@ class GameFile {
   Format format_;
   bool needs_moves_;
   bool sync_;
+  bool append_;
   // What this process last left in the file: anything else means another process wrote it.
   dev_t dev_ = 0;
   ino_t ino_ = 0;

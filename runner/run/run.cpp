@@ -18,6 +18,7 @@
 #include "runner/players/player_factory.h"
 #include "runner/run/decision.h"
 #include "runner/run/heartbeat.h"
+#include "runner/run/run_sources.h"
 #include "runner/run/worker_identity.h"
 #include "runner/tablebase/fathom_prober.h"
 
@@ -43,20 +44,6 @@ EngineLimits effective_limits(const EngineConfig& e, const EngineLimits& default
   return l;
 }
 
-// The units of work: the schedule's games grouped by (round, pair), in schedule order. The
-// games of a pair are consecutive in the schedule.
-std::vector<db::PairSlot> pair_slots(const Schedule& schedule) {
-  std::vector<db::PairSlot> slots;
-  for (const auto& g : schedule.games()) {
-    if (!slots.empty() && slots.back().round == g.id.round && slots.back().pair == g.id.pair) {
-      ++slots.back().games;
-      continue;
-    }
-    slots.push_back({g.id.round, g.id.pair, 1, g.id.index});
-  }
-  return slots;
-}
-
 // "2026-11-21T23:59:00.123Z" (or without the fraction) as seconds since the epoch; 0 if unreadable.
 std::time_t parse_iso_utc(const std::string& text) {
   std::tm tm{};
@@ -74,6 +61,18 @@ std::string game_label(const ScheduledGame& sg, const Config& config) {
 }
 
 }  // namespace
+
+std::vector<db::PairSlot> pair_slots(const Schedule& schedule) {
+  std::vector<db::PairSlot> slots;
+  for (const auto& g : schedule.games()) {
+    if (!slots.empty() && slots.back().round == g.id.round && slots.back().pair == g.id.pair) {
+      ++slots.back().games;
+      continue;
+    }
+    slots.push_back({g.id.round, g.id.pair, 1, g.id.index});
+  }
+  return slots;
+}
 
 std::string describe_config_change(const std::string& before, const std::string& after) {
   auto a = split_lines(before), b = split_lines(after);
@@ -141,14 +140,23 @@ bool Run::prepare() {
     if (!b) return fail(Failure::Setup, b.error().to_string()), false;
     book_ = std::move(*b);
   }
+  if (!config_.output.pgn_options.match_line.empty()) {
+    try {
+      match_line_.emplace(config_.output.pgn_options.match_line);
+    } catch (const std::regex_error& e) {
+      return fail(Failure::Setup, "-pgnout match_line=" + config_.output.pgn_options.match_line +
+                                      ": not a regular expression (" + e.what() + ")"),
+             false;
+    }
+  }
   if (config_.tournament.adjudication.tablebase.enabled) {
     auto tables = FathomProber::open(config_.tournament.adjudication.tablebase.path);
     if (!tables) return fail(Failure::Setup, tables.error()), false;
     tablebase_ = std::move(*tables);
   }
   db::StoreOptions store_options;
-  const std::string& sync = options_.sync.empty() ? config_.output.sync : options_.sync;
-  store_options.sync_every_commit = sync != "normal";
+  const bool full_sync = config_.output.sync == SyncMode::Full;
+  store_options.sync_every_commit = full_sync;
   auto opened = db::Store::open(config_.output.database, store_options);
   if (!opened) {
     // What may be gone by the next run: a lock, a server that is down, a full disk, I/O.
@@ -179,8 +187,8 @@ bool Run::prepare() {
   // The store keeps the config with any database URL's password taken out: compare like that.
   const std::string& text = config_.source_text;
   const std::string stored_text = db::redact_urls_in_text(text);
-  std::uint64_t seed = config_.tournament.seed;
-  if (seed == 0) seed = std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32);
+  const std::uint64_t seed = config_.tournament.seed.value_or(
+      std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32));
   db::NewTournament fresh{config_.tournament.name, options_.kind, text, seed, ""};
   auto existing = store.find_tournament(config_.tournament.name);
   db::Tournament t;
@@ -223,11 +231,23 @@ bool Run::prepare() {
   summary_.tournament = t;
   if (created && config_.sprt.enabled) {
     const auto& s = config_.sprt;
-    store.set_sprt_settings(t.id, db::SprtSettings{s.elo0, s.elo1, s.alpha, s.beta, s.model});
+    store.set_sprt_settings(
+        t.id, db::SprtSettings{s.elo0, s.elo1, s.alpha, s.beta, stats::model_name(s.model)});
   }
 
   schedule_.emplace(config_, t.seed, book_ ? book_->size() : 0);
   summary_.games_scheduled = int(schedule_->total());
+  db::GameFilter filter;
+  filter.tournament_ids = {t.id};
+  const std::int64_t stored = store.count_games(filter);
+  const auto control = store.control(t.id);
+  if (control.status == db::TournamentStatus::Finished) {
+    decision_ = control.decision;
+    observer_.on_message(
+        "Tournament '" + t.name + "' is already finished (" + std::to_string(stored) + " games" +
+        (control.decision.empty() ? "" : ": " + control.decision) + "); nothing to play.");
+    return false;  // before registering: a run that plays nothing is no worker
+  }
   const db::WorkerIdentity me = this_worker();
   worker_id_ = store.register_worker(me);
   const auto slots = pair_slots(*schedule_);
@@ -238,17 +258,6 @@ bool Run::prepare() {
   for (const auto& [id, holder] : store.lease_holders(t.id))
     if (id != worker_id_ && worker_is_gone(holder, me)) store.expire_leases(id);
 
-  db::GameFilter filter;
-  filter.tournament_ids = {t.id};
-  const std::int64_t stored = store.count_games(filter);
-  const auto control = store.control(t.id);
-  if (control.status == db::TournamentStatus::Finished) {
-    decision_ = control.decision;
-    observer_.on_message(
-        "Tournament '" + t.name + "' is already finished (" + std::to_string(stored) + " games" +
-        (control.decision.empty() ? "" : ": " + control.decision) + "); nothing to play.");
-    return false;
-  }
   // Aborted (interrupted, or `knightly stop`): this run resumes it, for every worker, and the
   // stop is forgotten.
   if (control.status == db::TournamentStatus::Aborted || control.stop_requested) {
@@ -257,10 +266,12 @@ bool Run::prepare() {
       observer_.on_message("Tournament '" + t.name + "' was stopped (" + control.decision +
                            "): playing the rest");
   }
+  if (has_sources(config_) && !prepare_sources(t.id)) return false;
   if (stored > 0 && std::size_t(stored) < schedule_->total())
     observer_.on_message("Resuming tournament '" + t.name + "': " + std::to_string(stored) +
                          " of " + std::to_string(schedule_->total()) + " games already played");
   observer_.on_schedule(schedule_->total(), std::size_t(stored));
+  if (stored > 0) observer_.on_stored(store.standings(filter));
 
   if (two_engines_) {
     tally_.emplace(config_.engines[0].name, t.id);
@@ -282,14 +293,10 @@ bool Run::prepare() {
         [this](const GameRecord& r) {
           return output_pgn(r, pgn_header_for(r, config_), config_.output) + "\n";
         },
-        rewrite, sync != "normal");
+        rewrite, full_sync, config_.output.pgn_append);
     if (created) {
-      // A new tournament's file holds only its games: another one's are kept aside.
-      auto aside = pgn_->set_aside_existing();
-      if (!aside) return fail(Failure::Output, aside.error()), false;
-      if (!aside->empty())
-        observer_.on_message("PGN file " + config_.output.pgn +
-                             " held games of an earlier run: kept as " + *aside);
+      // A new tournament's games follow what the file holds (append), or stand alone.
+      if (auto r = pgn_->start_new(); !r) return fail(Failure::Output, r.error()), false;
     }
     // The file is brought up to date from the database first: nothing a killed run left
     // unwritten is lost, and nothing is there twice.
@@ -298,16 +305,35 @@ bool Run::prepare() {
   if (!config_.output.epd.empty()) {
     epd_.emplace(
         config_.output.epd, [this](const GameRecord& r) { return output_epd(r, config_.output); },
-        true, sync != "normal");
+        true, full_sync, config_.output.epd_append);
     if (created) {
-      auto aside = epd_->set_aside_existing();
-      if (!aside) return fail(Failure::Output, aside.error()), false;
-      if (!aside->empty())
-        observer_.on_message("EPD file " + config_.output.epd +
-                             " held positions of an earlier run: kept as " + *aside);
+      if (auto r = epd_->start_new(); !r) return fail(Failure::Output, r.error()), false;
     }
     if (auto r = epd_->rebuild(store, t.id); !r) return fail(Failure::Output, r.error()), false;
   }
+  return true;
+}
+
+bool Run::prepare_sources(std::int64_t id) {
+  SourceCache cache(options_.source_cache.empty() ? SourceCache::default_root()
+                                                  : std::filesystem::path(options_.source_cache),
+                    [this] { return stop_.stopping(); });
+  auto prepared = runner::prepare_sources(
+      config_, *store_, id, cache, [this](const std::string& line) { observer_.on_message(line); },
+      [this] { return stop_.stopping(); });
+  if (!prepared) {
+    const std::string& why = prepared.error().message;
+    if (prepared.error().kind == SourceError::Kind::Refused) {
+      // The test's own sources: it is over for every worker, with the reason as its decision.
+      summary_.test_refused = true;
+      store_->finish_tournament(id, db::TournamentStatus::Finished, failed_decision(why));
+    } else {
+      summary_.sources_unavailable = true;
+    }
+    fail(Failure::Setup, why);
+    return false;
+  }
+  if (prepared->nps) store_->set_worker_speed(worker_id_, id, *prepared->nps, prepared->tc_factor);
   return true;
 }
 
@@ -356,7 +382,17 @@ void Run::game_thread() noexcept {
         play_pair(players, *r.claim);
       } else if (r.status == db::ClaimStatus::Busy) {
         // Every free pair is in play: one may be given back or expire, or the last ones be
-        // stored by other workers (the run is then over).
+        // stored by other workers (the run is then over). A queue's worker goes to another
+        // test instead when one wants it.
+        if (options_.other_work && options_.other_work()) {
+          {
+            std::lock_guard lock(mutex_);
+            moved_on_ = true;
+          }
+          stop_.request(StopLevel::Drain);
+          work_cv_.notify_all();
+          break;
+        }
         wait_for_work(busy++);
       } else if (r.status == db::ClaimStatus::Exhausted) {
         decide_exhausted();
@@ -469,6 +505,8 @@ std::optional<GameRecord> Run::play_one(Players& players, int index, const db::C
   setup.adjudication = config_.tournament.adjudication;
   setup.chess960 = is_chess960(config_.tournament);
   setup.tablebase = tablebase_.get();
+  setup.match_line = match_line_ ? &*match_line_ : nullptr;
+  setup.check_mate_pvs = config_.tournament.check_mate_pvs;
   auto game = Game::create(setup);
   if (!game) {
     fail(Failure::Setup, "game " + std::to_string(sg.id.index + 1) + ": " + game.error());
@@ -548,6 +586,11 @@ std::optional<GameRecord> Run::play_one(Players& players, int index, const db::C
   driver.ready_timeout = std::chrono::milliseconds(config_.tournament.timeouts.ucinewgame_ms);
   play_game(*game, *players[std::size_t(sg.white)], *players[std::size_t(sg.black)], driver, &stop_,
             options_.perf_stats ? &game_stats : nullptr, on_move);
+  for (const std::string& w : game->take_warnings()) {
+    std::lock_guard lock(mutex_);
+    observer_.on_message(w);  // fastchess's own words ("Warning; ..."), as they are
+    log_.line(w);
+  }
   // restart=on: a new process for every game.
   for (int idx : {sg.white, sg.black})
     if (config_.engines[std::size_t(idx)].restart && players[std::size_t(idx)])
@@ -768,10 +811,16 @@ void Run::report() {
       if (summary_.finished || summary_.stopped)
         if (auto n = decided_games(summary_.decision)) filter.first_stored = *n;
       summary_.games_stored = int(store_->count_games(filter));
+      if (filter.first_stored > 0) {
+        db::GameFilter all = filter;
+        all.first_stored = 0;
+        summary_.games_after_decision = int(store_->count_games(all)) - summary_.games_stored;
+      }
       if (auto t = store_->tournament(tournament_id_)) summary_.tournament = *t;
       RunReport report;
       report.standings = store_->standings(filter);
       report.terminations = store_->termination_counts(filter, true);
+      report.health = store_->engine_health(filter);
       if (two_engines_) {
         TwoEngineTally tally(config_.engines[0].name);
         store_->for_each_pair_result(filter, [&](const db::PairResult& p) {
@@ -814,6 +863,9 @@ void Run::report() {
     } else {
       summary_.exit_code = ExitOk;
     }
+  } else if (moved_on_ && signal == 0) {
+    summary_.moved_on = true;  // to another test: this one goes on without us
+    summary_.exit_code = ExitOk;
   } else {
     summary_.interrupted = true;
     summary_.exit_code = signal == SIGTERM ? ExitTerminated : ExitInterrupted;

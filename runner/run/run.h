@@ -23,6 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -65,6 +66,8 @@ class Run {
   using Players = std::vector<std::unique_ptr<Player>>;
 
   bool prepare();
+  // Engines from source and this worker's speed (run_sources.h), for tournament `id`.
+  bool prepare_sources(std::int64_t id);
   void play();
   void report();
 
@@ -96,6 +99,7 @@ class Run {
 
   std::optional<db::Store> store_;
   std::optional<OpeningBook> book_;
+  std::optional<std::regex> match_line_;        // -pgnout match_line=, compiled once
   std::unique_ptr<TablebaseProber> tablebase_;  // the Syzygy tables when adjudication uses them
   std::optional<Schedule> schedule_;
   std::optional<stats::SprtConfig> sprt_;  // two-engine runs with [sprt]
@@ -127,8 +131,14 @@ class Run {
   bool resumable_ = true;
   int later_errors_ = 0;
   std::string decision_;
-  bool stopped_ = false;  // by `knightly stop`
+  bool stopped_ = false;   // by `knightly stop`
+  bool moved_on_ = false;  // options_.other_work said to go (under mutex_)
 };
+
+// The units of work: the schedule's games grouped by (round, pair), in schedule order (the
+// games of a pair are consecutive in the schedule). Every worker records them at start;
+// `knightly submit` records a queued test's at once.
+std::vector<db::PairSlot> pair_slots(const Schedule& schedule);
 
 // Lines of `before` and `after` that differ, as "- old" / "+ new" (for a changed config).
 std::string describe_config_change(const std::string& before, const std::string& after);

@@ -4,6 +4,7 @@
 // them), never from a signal handler.
 #include <string>
 
+#include "db/store/store_types.h"
 #include "runner/match/game_record.h"
 #include "runner/stats/counts.h"
 
@@ -17,6 +18,9 @@ class RunObserver {
     (void)total;
     (void)stored;
   }
+  // Right after on_schedule when the tournament already has games (resumed, or joined while
+  // other workers play it): the standings of those games, so counts cover the whole tournament.
+  virtual void on_stored(const std::vector<db::Standing>& standings) { (void)standings; }
   // A line for the user ("Resuming tournament 'x': 40 of 100 games already played").
   virtual void on_message(const std::string& line) { (void)line; }
   // Something worth knowing that does not stop the run ("Warning: ..." is the observer's).

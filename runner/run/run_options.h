@@ -3,11 +3,14 @@
 // run`, `knightly play` and `knightly sprt`.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "db/store/report_types.h"
 #include "db/store/store_types.h"
+#include "runner/config/config.h"
 #include "runner/run/driver.h"
 #include "runner/stats/counts.h"
 #include "runner/stats/sprt.h"
@@ -24,10 +27,6 @@ enum ExitCode : int {
   ExitTerminated = 143,   // SIGTERM (128 + 15)
 };
 
-// What a run prints while it goes and at the end: Knightly's status line, cutechess-cli's
-// lines, or fastchess's lines and interval reports.
-enum class OutputStyle { Knightly, Cutechess, Fastchess };
-
 // What a worker does with its game in progress when the tournament is decided or stopped
 // (SPRT decision, all games played elsewhere, `knightly stop`).
 enum class OnStop {
@@ -42,13 +41,17 @@ struct RunOptions {
   OutputStyle style = OutputStyle::Knightly;
   std::string log_dir;  // engine logs; "" = none
   DriverOptions driver;
-  std::string sprt_label_tc;  // "10+0.1", "depth 3"... for the fastchess block
-  std::string sync;  // "full" | "normal" overrides the config's [output] sync; "" = as configured
   bool perf_stats = false;  // print the runner's own CPU and latency per move at the end
   OnStop on_stop = OnStop::Finish;
   // How long a claimed pair stays this worker's without a heartbeat; a worker that dies is
   // replaced on its pair after this long. The heartbeat renews every lease / 4.
   std::chrono::milliseconds lease{30000};
+  // knightly work: asked when every free pair is in play elsewhere; true (another test wants
+  // this worker) ends the run there, its pairs left to the others, instead of waiting for them.
+  std::function<bool()> other_work;
+  // Where engines built from their source are fetched and built; "" = the default
+  // (runner/source/source_cache.h: $KNIGHTLY_CACHE, ~/.cache/knightly).
+  std::string source_cache;
 };
 
 // One engine that could not be restarted during the run: its games were lost by forfeit.
@@ -62,8 +65,9 @@ struct EngineFailure {
 struct RunReport {
   std::vector<db::Standing> standings;
   std::vector<db::TerminationCount> terminations;
-  stats::Trinomial first_vs_second;  // two-engine runs: the first engine's games
-  stats::Pentanomial pairs;          // and its pairs
+  std::vector<db::EngineHealth> health;  // per engine: faults lost by, move latency
+  stats::Trinomial first_vs_second;      // two-engine runs: the first engine's games
+  stats::Pentanomial pairs;              // and its pairs
 };
 
 struct RunSummary {
@@ -75,6 +79,7 @@ struct RunSummary {
   // In the tournament, all workers and invocations; once it is decided (or stopped), those
   // the decision counted: every worker's final standings are of the same games.
   int games_stored = 0;
+  int games_after_decision = 0;  // games in progress at the decision, stored after it
   int games_scheduled = 0;
   bool interrupted = false;  // stopped by a signal before the end
   bool finished = false;     // the tournament is finished (here or by another worker)
@@ -84,6 +89,12 @@ struct RunSummary {
   std::vector<EngineFailure> engine_failures;
   std::string error;       // what ended the run with ExitError ("" otherwise)
   bool resumable = false;  // the error is one that running the same command again may cure
+  // Engines from source: the test was ended by them (a ref naming nothing, a failing build, a
+  // bench that differs; decided "failed: ..." for every worker), or this machine could not
+  // prepare them (git missing, a repository it cannot reach): the test stays open for others.
+  bool test_refused = false;
+  bool sources_unavailable = false;
+  bool moved_on = false;  // ended by other_work: undecided, nothing wrong (exit 0)
   std::optional<RunReport> report;
   // --perf-stats
   std::uint64_t plies_played = 0;

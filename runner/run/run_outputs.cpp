@@ -19,7 +19,7 @@ PgnHeader pgn_header_for(const GameRecord& record, const Config& config) {
   h.event = config.output.event.empty() ? config.tournament.name : config.output.event;
   h.site = config.output.site.empty() ? "?" : config.output.site;
   h.round = std::to_string(record.id.round + 1);
-  if (is_chess960(config.tournament)) h.variant = VariantFischerandom;
+  if (is_chess960(config.tournament)) h.variant = choice_name(Variant::Fischerandom);
   // The record holds "white / black" when the two differ.
   const auto slash = record.time_control.find(" / ");
   h.white_time_control = record.time_control.substr(0, slash);

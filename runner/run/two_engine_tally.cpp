@@ -29,8 +29,7 @@ void TwoEngineTally::add(int round, int pair, const db::PairGame& g) {
 }
 
 stats::SprtConfig stats_sprt_config(const SprtConfig& s) {
-  return {s.elo0, s.elo1, s.alpha, s.beta,
-          s.model == "logistic" ? stats::EloModel::Logistic : stats::EloModel::Normalized};
+  return {s.elo0, s.elo1, s.alpha, s.beta, s.model};
 }
 
 }  // namespace knightly::runner

@@ -126,14 +126,24 @@ double llr_of(const Pdf& hat, double total, const std::array<double, 5>& p0,
 
 }  // namespace
 
+const std::vector<std::string>& model_names() {
+  static const std::vector<std::string> names = {"normalized", "logistic", "bayesian", "cutechess"};
+  return names;
+}
+
 const char* model_name(EloModel m) {
-  return m == EloModel::Logistic ? "logistic" : "normalized";
+  return model_names()[static_cast<std::size_t>(m)].c_str();
 }
 
 std::optional<EloModel> parse_model(std::string_view name) {
-  if (name == "normalized") return EloModel::Normalized;
-  if (name == "logistic") return EloModel::Logistic;
+  const auto& names = model_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<EloModel>(i);
   return std::nullopt;
+}
+
+bool trinomial_only(EloModel m) {
+  return m == EloModel::Bayesian || m == EloModel::Cutechess;
 }
 
 double llr_logistic(double elo0, double elo1, std::span<const double> counts) {
@@ -155,9 +165,54 @@ double llr_normalized(double nelo0, double nelo1, std::span<const double> counts
   return llr_of(hat, total, mle_t_value(hat, 0.5, t0), mle_t_value(hat, 0.5, t1));
 }
 
+double llr_cutechess(double elo0, double elo1, std::span<const double> counts) {
+  if (counts.size() != 3) return 0;
+  const double losses = counts[0] + 0.5, draws = counts[1] + 0.5, wins = counts[2] + 0.5;
+  const double n = wins + losses + draws;
+  const double p_win = wins / n, p_loss = losses / n;
+  const double draw_elo = 200.0 * std::log10((1.0 - p_loss) / p_loss * (1.0 - p_win) / p_win);
+  const double x = std::pow(10.0, -draw_elo / 400.0);
+  const double scale = 4.0 * x / ((1.0 + x) * (1.0 + x));
+  struct Law {
+    double win, loss, draw;
+  };
+  auto law = [&](double bayes_elo) {
+    Law l;
+    l.win = 1.0 / (1.0 + std::pow(10.0, (draw_elo - bayes_elo) / 400.0));
+    l.loss = 1.0 / (1.0 + std::pow(10.0, (draw_elo + bayes_elo) / 400.0));
+    l.draw = 1.0 - l.win - l.loss;
+    return l;
+  };
+  const Law p0 = law(elo0 / scale), p1 = law(elo1 / scale);
+  return wins * std::log(p1.win / p0.win) + losses * std::log(p1.loss / p0.loss) +
+         draws * std::log(p1.draw / p0.draw);
+}
+
+double llr_bayesian(double elo0, double elo1, std::span<const double> counts) {
+  if (counts.size() != 3 || counts[0] == 0 || counts[2] == 0) return 0;
+  double total = 0;
+  const Pdf hat = to_pdf(counts, total);
+  const double p_loss = hat.p[0], p_win = hat.p[2];
+  const double draw_elo = 200.0 * std::log10((1.0 - p_loss) / p_loss * (1.0 - p_win) / p_win);
+  auto score = [&](double bayes_elo) {
+    const double win = 1.0 / (1.0 + std::pow(10.0, (draw_elo - bayes_elo) / 400.0));
+    const double loss = 1.0 / (1.0 + std::pow(10.0, (draw_elo + bayes_elo) / 400.0));
+    return win + 0.5 * (1.0 - win - loss);
+  };
+  return llr_of(hat, total, mle_expected(hat, score(elo0)), mle_expected(hat, score(elo1)));
+}
+
 double llr(EloModel model, double elo0, double elo1, std::span<const double> counts) {
-  return model == EloModel::Logistic ? llr_logistic(elo0, elo1, counts)
-                                     : llr_normalized(elo0, elo1, counts);
+  switch (model) {
+    case EloModel::Logistic:
+      return llr_logistic(elo0, elo1, counts);
+    case EloModel::Bayesian:
+      return llr_bayesian(elo0, elo1, counts);
+    case EloModel::Cutechess:
+      return llr_cutechess(elo0, elo1, counts);
+    default:
+      return llr_normalized(elo0, elo1, counts);
+  }
 }
 
 }  // namespace knightly::runner::stats

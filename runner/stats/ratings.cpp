@@ -231,51 +231,12 @@ std::vector<PairResults> aggregate(std::span<const GameOutcome> games) {
   return out;
 }
 
-std::expected<Ratings, std::string> compute_ratings(int engine_count,
-                                                    std::span<const PairResults> pairs,
-                                                    const RatingOptions& options) {
-  if (engine_count < 1) return std::unexpected("ratings: no engines");
+namespace {
+
+// One connected group: engines 0..n-1 all joined by chains of games, totals already summed.
+Ratings rate_group(int engine_count, std::span<const PairResults> pairs,
+                   const RatingOptions& options, Ratings out) {
   const auto n = static_cast<std::size_t>(engine_count);
-  if (options.anchor && (*options.anchor < 0 || *options.anchor >= engine_count))
-    return std::unexpected("ratings: anchor engine " + std::to_string(*options.anchor) +
-                           " is not one of the " + std::to_string(engine_count) + " engines");
-
-  Ratings out;
-  out.engines.resize(n);
-  // Connectivity of the game graph (union-find) and per-engine totals.
-  std::vector<int> parent(n);
-  for (std::size_t i = 0; i < n; ++i) parent[i] = static_cast<int>(i);
-  auto find = [&](int x) {
-    while (parent[static_cast<std::size_t>(x)] != x) {
-      parent[static_cast<std::size_t>(x)] =
-          parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
-      x = parent[static_cast<std::size_t>(x)];
-    }
-    return x;
-  };
-  for (const auto& p : pairs) {
-    if (p.a < 0 || p.b < 0 || p.a >= engine_count || p.b >= engine_count || p.a == p.b)
-      return std::unexpected("ratings: bad engine pair (" + std::to_string(p.a) + ", " +
-                             std::to_string(p.b) + ")");
-    if (p.a_wins < 0 || p.draws < 0 || p.b_wins < 0)
-      return std::unexpected("ratings: negative game count");
-    if (p.games() == 0) continue;
-    auto& ea = out.engines[static_cast<std::size_t>(p.a)];
-    auto& eb = out.engines[static_cast<std::size_t>(p.b)];
-    ea.games += p.games();
-    eb.games += p.games();
-    ea.points += static_cast<double>(p.a_wins) + 0.5 * static_cast<double>(p.draws);
-    eb.points += static_cast<double>(p.b_wins) + 0.5 * static_cast<double>(p.draws);
-    parent[static_cast<std::size_t>(find(p.a))] = find(p.b);
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    if (out.engines[i].games == 0 && n > 1)
-      return std::unexpected("ratings: engine " + std::to_string(i) + " has no games");
-    if (find(static_cast<int>(i)) != find(0))
-      return std::unexpected("ratings: engines " + std::to_string(i) +
-                             " and 0 are not connected by any chain of games");
-  }
-
   std::vector<int> comp;
   int comps = 0;
   const auto fp = fit_pairs(engine_count, pairs, options.virtual_draws, comp, comps);
@@ -359,6 +320,111 @@ std::expected<Ratings, std::string> compute_ratings(int engine_count,
   }
   out.simulations = sims;
   for (std::size_t i = 0; i < n; ++i) out.engines[i].rating = r[i];
+  return out;
+}
+
+std::string engine_name(const RatingOptions& o, int i) {
+  const auto u = static_cast<std::size_t>(i);
+  return u < o.names.size() ? "'" + o.names[u] + "'" : "engine " + std::to_string(i);
+}
+
+}  // namespace
+
+std::expected<Ratings, std::string> compute_ratings(int engine_count,
+                                                    std::span<const PairResults> pairs,
+                                                    const RatingOptions& options) {
+  if (engine_count < 1) return std::unexpected("ratings: no engines");
+  const auto n = static_cast<std::size_t>(engine_count);
+  if (options.anchor && (*options.anchor < 0 || *options.anchor >= engine_count))
+    return std::unexpected("ratings: anchor engine " + std::to_string(*options.anchor) +
+                           " is not one of the " + std::to_string(engine_count) + " engines");
+
+  Ratings out;
+  out.engines.resize(n);
+  // Connectivity of the game graph (union-find) and per-engine totals.
+  std::vector<int> parent(n);
+  for (std::size_t i = 0; i < n; ++i) parent[i] = static_cast<int>(i);
+  auto find = [&](int x) {
+    while (parent[static_cast<std::size_t>(x)] != x) {
+      parent[static_cast<std::size_t>(x)] =
+          parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+      x = parent[static_cast<std::size_t>(x)];
+    }
+    return x;
+  };
+  for (const auto& p : pairs) {
+    if (p.a < 0 || p.b < 0 || p.a >= engine_count || p.b >= engine_count || p.a == p.b)
+      return std::unexpected("ratings: bad engine pair (" + std::to_string(p.a) + ", " +
+                             std::to_string(p.b) + ")");
+    if (p.a_wins < 0 || p.draws < 0 || p.b_wins < 0)
+      return std::unexpected("ratings: negative game count between " + engine_name(options, p.a) +
+                             " and " + engine_name(options, p.b));
+    if (p.games() == 0) continue;
+    auto& ea = out.engines[static_cast<std::size_t>(p.a)];
+    auto& eb = out.engines[static_cast<std::size_t>(p.b)];
+    ea.games += p.games();
+    eb.games += p.games();
+    ea.points += static_cast<double>(p.a_wins) + 0.5 * static_cast<double>(p.draws);
+    eb.points += static_cast<double>(p.b_wins) + 0.5 * static_cast<double>(p.draws);
+    parent[static_cast<std::size_t>(find(p.a))] = find(p.b);
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (out.engines[i].games == 0 && n > 1)
+      return std::unexpected("ratings: " + engine_name(options, static_cast<int>(i)) +
+                             " has no games");
+
+  // The groups, largest first (ties: the one with the lowest engine index first).
+  std::map<int, std::vector<int>> by_root;
+  for (std::size_t i = 0; i < n; ++i)
+    by_root[find(static_cast<int>(i))].push_back(static_cast<int>(i));
+  std::vector<std::vector<int>> groups;
+  for (auto& [root, members] : by_root) groups.push_back(std::move(members));
+  std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+    return a.size() == b.size() ? a.front() < b.front() : a.size() > b.size();
+  });
+  out.groups = static_cast<int>(groups.size());
+  if (groups.size() == 1) return rate_group(engine_count, pairs, options, std::move(out));
+
+  // Each group on its own: its engines renumbered 0..k-1, its pairs alone.
+  std::vector<int> group_of(n), local(n);
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (std::size_t k = 0; k < groups[g].size(); ++k) {
+      group_of[static_cast<std::size_t>(groups[g][k])] = static_cast<int>(g);
+      local[static_cast<std::size_t>(groups[g][k])] = static_cast<int>(k);
+    }
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const auto& members = groups[g];
+    std::vector<PairResults> sub;
+    for (const auto& p : pairs)
+      if (group_of[static_cast<std::size_t>(p.a)] == static_cast<int>(g)) {
+        PairResults q = p;
+        q.a = local[static_cast<std::size_t>(p.a)];
+        q.b = local[static_cast<std::size_t>(p.b)];
+        sub.push_back(q);
+      }
+    RatingOptions o = options;
+    o.anchor.reset();
+    if (options.anchor &&
+        group_of[static_cast<std::size_t>(*options.anchor)] == static_cast<int>(g))
+      o.anchor = local[static_cast<std::size_t>(*options.anchor)];
+    o.names.clear();
+    for (int e : members)
+      o.names.push_back(static_cast<std::size_t>(e) < options.names.size()
+                            ? options.names[static_cast<std::size_t>(e)]
+                            : "engine " + std::to_string(e));
+    Ratings part;
+    part.engines.resize(members.size());
+    for (std::size_t k = 0; k < members.size(); ++k)
+      part.engines[k] = out.engines[static_cast<std::size_t>(members[k])];
+    part = rate_group(static_cast<int>(members.size()), sub, o, std::move(part));
+    if (g == 0) out.iterations = part.iterations;
+    out.simulations = part.simulations;
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      auto& e = out.engines[static_cast<std::size_t>(members[k])];
+      e = part.engines[k];
+      e.group = static_cast<int>(g) + 1;
+    }
+  }
   return out;
 }
 

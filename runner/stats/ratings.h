@@ -41,6 +41,8 @@ struct RatingOptions {
   // maximum-likelihood rating infinite (an engine, or group, that never lost or never won
   // against the rest). Only those pairs get them; everything else is the plain MLE.
   double virtual_draws = 1.0;
+  // The engines' names, for messages ("engine 3" when left empty).
+  std::vector<std::string> names;
 };
 
 struct EngineRating {
@@ -53,16 +55,23 @@ struct EngineRating {
   // against the others); `note` then says so and the interval is wide by construction.
   bool regularized = false;
   std::string note;
+  // Which connected group of engines this one is rated in (1-based): engines of different
+  // groups never played a chain of games between them, so their ratings do not compare.
+  // Groups are numbered by size, largest first (ties: by lowest engine index).
+  int group = 1;
 };
 
 struct Ratings {
   std::vector<EngineRating> engines;  // in engine index order
   int simulations = 0;
-  int iterations = 0;  // Newton iterations of the main fit
+  int iterations = 0;  // Newton iterations of the main fit (the largest group's)
+  int groups = 1;      // connected groups; each is rated on its own, as Ordo does
 };
 
-// engine_count engines 0..engine_count-1. Errors (as values): an index out of range, an
-// engine without games, engines split into groups that never played each other, a bad anchor.
+// engine_count engines 0..engine_count-1. Engines split into groups that never played each
+// other are rated group by group (Ordo's "groups"): the anchor fixes its own group, every other
+// group is centred on anchor_rating. Errors (as values, naming engines by options.names): an
+// index out of range, an engine without games, a bad anchor.
 std::expected<Ratings, std::string> compute_ratings(int engine_count,
                                                     std::span<const PairResults> pairs,
                                                     const RatingOptions& options = {});

@@ -30,11 +30,21 @@ std::string format(const char* fmt, ...) {
   return out;
 }
 
-// "%.2f", but a ratio with nothing to divide (0/0) prints "n/a": no NaN in any output.
+// "%.2f", but a ratio with nothing to divide (0/0) prints "n/a": no NaN in any output. A value
+// that rounds to zero prints without a sign (an even score's Elo is -0.0 in floating point), as
+// the report's JSON numbers do.
 std::string fixed(double v, int decimals) {
   if (std::isnan(v)) return "n/a";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return format("%.*f", decimals, v);
+  std::string s = format("%.*f", decimals, v);
+  if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
+  return s;
+}
+
+// A ratio as fastchess prints it, but one with nothing to divide by (x/0 or 0/0) is "n/a":
+// fishtest and OpenBench read these blocks, and neither "inf" nor "nan" is a figure.
+std::string ratio_text(double v, int decimals) {
+  return std::isfinite(v) ? format("%.*f", decimals, v) : "n/a";
 }
 
 double ratio(std::int64_t num, std::int64_t den) {
@@ -64,6 +74,10 @@ std::string elo_interval_text(const EloEstimate& e, int decimals) {
   return "+/- " + fixed(e.elo95, decimals);
 }
 
+std::string elo_text(const EloEstimate& e, int decimals) {
+  return elo_value_text(e, decimals) + " " + elo_interval_text(e, decimals);
+}
+
 double draw_ratio_pairs(const Pentanomial& p) {
   return ratio(p.wl + p.dd, p.pairs());
 }
@@ -85,44 +99,43 @@ std::string fastchess_sprt_line(const SprtConfig& config, double llr) {
 
 std::string fastchess_report(const MatchLabel& label, const Trinomial& games,
                              const Pentanomial& pairs, const std::optional<SprtConfig>& sprt,
-                             bool penta) {
-  const EloEstimate e = penta ? get_elo(pairs) : get_elo(games);
+                             bool penta, std::optional<double> llr_shown) {
+  // With pairs every figure is of the finished pairs alone, as fastchess counts them: a game
+  // whose partner is still being played is in no line (fishtest asserts Games = 2 x pairs).
+  const Trinomial shown = penta ? pairs.games() : games;
+  const EloEstimate e = penta ? get_elo(pairs) : get_elo(shown);
   const std::string threads = label.threads.empty() ? "NULL" : label.threads;
   const std::string hash = label.hash.empty() ? "NULL" : label.hash;
   const std::string book = label.book.empty() ? "" : ", " + base_name(label.book);
-  const auto n = games.games();
+  const auto n = shown.games();
 
   std::string out = "Results of " + label.first + " vs " + label.second + " (" +
                     label.time_control + ", " + threads + ", " + hash + book + "):\n";
   // nElo divides by the spread of the results, none at a 100% score: unbounded too.
   const std::string nelo =
       e.unbounded ? elo_value_text(e, 2) : fixed(e.nelo, 2) + " +/- " + fixed(e.nelo95, 2);
-  out += "Elo: " + elo_value_text(e, 2) + " " + elo_interval_text(e, 2) + ", nElo: " + nelo + "\n";
-  const double draws = penta ? draw_ratio_pairs(pairs) : ratio(games.draws, n);
-  out += "LOS: " + fixed(e.los * 100.0, 2) + " %, DrawRatio: " + fixed(draws * 100.0, 2) + " %";
-  if (penta) out += ", PairsRatio: " + fixed(pairs_ratio(pairs), 2);
+  out += "Elo: " + elo_text(e, 2) + ", nElo: " + nelo + "\n";
+  const double draws = penta ? draw_ratio_pairs(pairs) : ratio(shown.draws, n);
+  out +=
+      "LOS: " + fixed(e.los * 100.0, 2) + " %, DrawRatio: " + ratio_text(draws * 100.0, 2) + " %";
+  if (penta) out += ", PairsRatio: " + ratio_text(pairs_ratio(pairs), 2);
   out += "\n";
   out += format("Games: %lld, Wins: %lld, Losses: %lld, Draws: %lld, Points: ",
-                static_cast<long long>(n), static_cast<long long>(games.wins),
-                static_cast<long long>(games.losses), static_cast<long long>(games.draws)) +
-         fixed(games.points(), 1) + " (" +
-         fixed(games.points() / static_cast<double>(n) * 100.0, 2) + " %)\n";
+                static_cast<long long>(n), static_cast<long long>(shown.wins),
+                static_cast<long long>(shown.losses), static_cast<long long>(shown.draws)) +
+         fixed(shown.points(), 1) + " (" +
+         ratio_text(shown.points() / static_cast<double>(n) * 100.0, 2) + " %)\n";
   if (penta) {
     out += format("Ptnml(0-2): [%lld, %lld, %lld, %lld, %lld], WL/DD Ratio: ",
                   static_cast<long long>(pairs.ll), static_cast<long long>(pairs.ld),
                   static_cast<long long>(pairs.wl + pairs.dd), static_cast<long long>(pairs.wd),
                   static_cast<long long>(pairs.ww)) +
-           fixed(wl_dd_ratio(pairs), 2) + "\n";
+           ratio_text(wl_dd_ratio(pairs), 2) + "\n";
   }
   if (sprt) {
-    double value = 0;
-    if (penta) {
-      const auto c = pairs.as_array();
-      value = llr(sprt->model, sprt->elo0, sprt->elo1, std::span<const double>(c));
-    } else {
-      const auto c = games.as_array();
-      value = llr(sprt->model, sprt->elo0, sprt->elo1, std::span<const double>(c));
-    }
+    const double value = llr_shown
+                             ? *llr_shown
+                             : (penta ? sprt_status(*sprt, pairs) : sprt_status(*sprt, games)).llr;
     out += fastchess_sprt_line(*sprt, value) + "\n";
   }
   return out;
@@ -137,8 +150,17 @@ std::string cutechess_elo_line(const Trinomial& games) {
                    : 50.0;
   const auto n = games.games();
   const double draws = n > 0 ? static_cast<double>(games.draws) / static_cast<double>(n) : 0.0;
-  return "Elo difference: " + elo_value_text(e, 1) + " " + elo_interval_text(e, 1) +
-         ", LOS: " + fixed(los, 1) + " %, DrawRatio: " + fixed(draws * 100.0, 1) + " %";
+  return "Elo difference: " + elo_text(e, 1) + ", LOS: " + fixed(los, 1) +
+         " %, DrawRatio: " + fixed(draws * 100.0, 1) + " %";
+}
+
+std::string match_elo_line(const Trinomial& games, const Pentanomial& pairs, bool penta) {
+  if (!penta || pairs.pairs() == 0) return cutechess_elo_line(games);
+  const EloEstimate e = get_elo(pairs);
+  const auto n = pairs.pairs();
+  return "Elo difference: " + elo_text(e, 1) + ", LOS: " + fixed(e.los * 100.0, 1) +
+         " %, DrawRatio: " + fixed(draw_ratio_pairs(pairs) * 100.0, 1) + " % (from " +
+         std::to_string(n) + (n == 1 ? " game pair)" : " game pairs)");
 }
 
 std::string cutechess_sprt_line(const SprtStatus& s) {

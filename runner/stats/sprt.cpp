@@ -47,6 +47,7 @@ SprtStatus sprt_status(const SprtConfig& config, std::span<const double> counts)
 }
 
 SprtStatus sprt_status(const SprtConfig& config, const Pentanomial& pairs) {
+  if (trinomial_only(config.model)) return sprt_status(config, pairs.games());
   const auto a = pairs.as_array();
   return sprt_status(config, std::span<const double>(a));
 }

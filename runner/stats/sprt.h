@@ -43,6 +43,7 @@ SprtDecision decide(double llr, const SprtBounds& bounds);
 
 // counts: 3 or 5 frequencies as llr() takes them.
 SprtStatus sprt_status(const SprtConfig& config, std::span<const double> counts);
+// A trinomial-only model (llr.h) reads the games of the pairs.
 SprtStatus sprt_status(const SprtConfig& config, const Pentanomial& pairs);
 SprtStatus sprt_status(const SprtConfig& config, const Trinomial& games);
 

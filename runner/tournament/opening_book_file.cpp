@@ -24,12 +24,12 @@ std::expected<OpeningBook, BookError> load_opening_book(const OpeningsConfig& op
     in.read(text.data(), size);
   }
   const std::string label = std::filesystem::path(openings.file).filename().string();
-  if (openings.format == "bin") {
+  if (openings.format == BookFormat::Bin) {
     auto book = OpeningBook::from_polyglot(text, label);
     if (!book) return std::unexpected(BookError{openings.file, 0, book.error().message});
     return book;
   }
-  OpeningBook book = openings.format == "pgn"
+  OpeningBook book = openings.format == BookFormat::Pgn
                          ? OpeningBook::from_pgn(std::move(text), label, openings.plies)
                          : OpeningBook::from_epd(std::move(text), label);
   if (book.size() == 0)

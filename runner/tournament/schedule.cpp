@@ -16,7 +16,7 @@ namespace knightly::runner {
 
 std::vector<std::pair<int, int>> Schedule::encounters(const TournamentConfig& t, int engine_count) {
   std::vector<std::pair<int, int>> out;
-  if (t.format == "gauntlet") {
+  if (t.format == TournamentFormat::Gauntlet) {
     for (int s = 0; s < t.seeds && s < engine_count; ++s)
       for (int o = t.seeds; o < engine_count; ++o) out.emplace_back(s, o);
   } else {
@@ -44,7 +44,7 @@ ScheduleSize schedule_size(const Config& config) {
   const auto& t = config.tournament;
   const std::uint64_t n = config.engines.size();
   ScheduleSize s;
-  if (t.format == "gauntlet") {
+  if (t.format == TournamentFormat::Gauntlet) {
     const std::uint64_t seeds =
         t.seeds > 0 ? std::min<std::uint64_t>(std::uint64_t(t.seeds), n) : 0;
     s.encounters = times(seeds, n - seeds);
@@ -110,7 +110,7 @@ Schedule::Schedule(const Config& config, std::uint64_t seed, std::size_t book_si
   // Which book entry each opening unit uses: sequential from `start`, or a seeded permutation
   // of the whole book (built only when there is a book).
   std::vector<std::uint32_t> order;
-  if (book_size > 0 && config.openings.order == "random") {
+  if (book_size > 0 && config.openings.order == BookOrder::Random) {
     order.resize(book_size);
     std::iota(order.begin(), order.end(), 0u);
     chess::SplitMix64 rng(mix_seed(seed, 0x6f70656e696e6773ULL));  // "openings"
@@ -187,7 +187,7 @@ std::expected<Opening, std::string> add_polyglot_line(Opening opening,
   // 0 plies: follow the book to its end (a line cannot be longer than a game).
   const int plies = openings.plies > 0 ? openings.plies : 1000;
   const auto pick =
-      openings.order == "sequential" ? chess::BookPick::Best : chess::BookPick::Weighted;
+      openings.order == BookOrder::Sequential ? chess::BookPick::Best : chess::BookPick::Weighted;
   chess::SplitMix64 rng(mix_seed(seed, 0x706f6c79676c6f74ULL));  // "polyglot"
   for (chess::Move m : book.line(*pos, plies, pick, rng)) opening.moves.push_back(chess::to_uci(m));
   return opening;

@@ -95,8 +95,8 @@ std::expected<Opening, BookError> opening_for(const ScheduledGame& game, const O
                                               const OpeningsConfig& openings,
                                               bool chess960 = false);
 
-// `opening` followed by a line of `book` moves: weighted random (order = "random", drawn from
-// `seed`) or the heaviest move at each ply (order = "sequential"), at most `openings.plies`
+// `opening` followed by a line of `book` moves: weighted random (order random, drawn from
+// `seed`) or the heaviest move at each ply (order sequential), at most `openings.plies`
 // plies (0: until the book ends). An error when `opening.fen` cannot be read.
 std::expected<Opening, std::string> add_polyglot_line(Opening opening,
                                                       const chess::PolyglotBook& book,

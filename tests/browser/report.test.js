@@ -11,6 +11,7 @@ const t = require('./lib');
 
 const knightly = t.env('KNIGHTLY');
 const engine = t.env('KNIGHTLY_ENGINE');
+const mock = t.env('KNIGHTLY_MOCK');
 const output = t.env('KNIGHTLY_BROWSER_OUTPUT');
 const pgnExtract = process.env.KNIGHTLY_PGN_EXTRACT || '/usr/games/pgn-extract';
 const HOSTILE = '<script>alert(1)</script>';
@@ -44,6 +45,18 @@ function makeLadder(dir) {
     'ladder = { key = "nodes", values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] }', '',
   ].join('\n'));
   t.run([knightly, 'run', path.join(dir, 'ladder.toml'), '--db', db, '--quiet']);
+  return db;
+}
+
+// A match of the mock engine's faults: one that crashes on its third move, one that answers
+// illegal moves, one that thinks past its clock, and a steady one.
+function makeFaults(dir) {
+  const db = path.join(dir, 'faults.db');
+  t.run([knightly, 'play', '-engine', 'cmd=' + mock, 'name=crasher', 'args=--seed 1 --crash-on-go 3',
+         '-engine', 'cmd=' + mock, 'name=cheat', 'args=--seed 2 --illegal-move',
+         '-engine', 'cmd=' + mock, 'name=slow', 'args=--seed 3 --delay 3000',
+         '-engine', 'cmd=' + mock, 'name=steady', 'args=--seed 4',
+         '-each', 'tc=2+0.01', '-rounds', '1', '-games', '2', '-maxmoves', '15', '-recover', '-db', db]);
   return db;
 }
 
@@ -176,6 +189,68 @@ t.main(async () => {
     t.check(seen.errors.length === 0, 'gate: no script error', seen.errors);
     await page.screenshot({ path: path.join(output, 'report-sprt.png'), fullPage: true });
     t.log('screenshot ' + path.join(output, 'report-sprt.png'));
+  }
+
+  // A game from a book position (Black to move at move 14): the viewer numbers its moves as
+  // the PGN does, and shows the whole FEN of every position, as pgn-extract computes it.
+  const bookDb = path.join(dir, 'book.db');
+  const bookFen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 14';
+  fs.writeFileSync(path.join(dir, 'book.pgn'), [
+    '[Event "book"]', '[Site "?"]', '[Date "2026.01.01"]', '[Round "1"]', '[White "w"]', '[Black "b"]',
+    '[Result "1/2-1/2"]', '[SetUp "1"]', '[FEN "' + bookFen + '"]', '',
+    '14... Nf6 15. Nc3 Bc5 16. Bc4 O-O 1/2-1/2', '', ''].join('\n'));
+  t.run([knightly, 'import', path.join(dir, 'book.pgn'), '--db', bookDb]);
+  const book = path.join(dir, 'book.html');
+  t.run([knightly, 'report', '--db', bookDb, '-o', book]);
+  {
+    const { page, seen } = await openReport(context, book);
+    const numbers = await page.evaluate(() => {
+      const ol = document.getElementById('movelist');
+      return { start: ol.start, items: ol.children.length, first: ol.children[0].textContent.trim() };
+    });
+    t.check(numbers.start === 14 && numbers.items === 3, 'book: the move list starts at move 14', numbers);
+    t.check(numbers.first.startsWith('\u2026 Nf6'), 'book: Black\'s first move stands alone at 14...', numbers);
+    const extracted = t.run([pgnExtract, '-Wepd', '-s', path.join(dir, 'book.pgn')]).trim().split('\n')
+      .filter((l) => l.length);
+    await page.click('#ply-start');
+    t.check((await page.textContent('#viewer-fen')).trim() === bookFen, 'book: the start FEN shows whole');
+    for (let i = 1; i <= 6; ++i) {
+      await page.click('#ply-next');
+      const shown = (await page.textContent('#viewer-fen')).trim();
+      // pgn-extract's EPD of the position before the move i+1 (its first line is the start).
+      const epd = extracted[i] ? extracted[i].split(' ').slice(0, 4).join(' ') : '';
+      t.check(shown.split(' ').length === 6 && (epd === '' || shown.startsWith(epd)),
+              'book: ply ' + i + ' shows a whole FEN (' + shown + ')', [shown, extracted[i]]);
+    }
+    // Count axes have whole-number ticks only.
+    const ticks = await page.evaluate(() => Object.values(Chart.instances).flatMap((c) =>
+      ['x', 'y'].filter((a) => c.scales[a] && c.scales[a].options.ticks.precision === 0)
+        .flatMap((a) => c.scales[a].ticks.map((k) => k.value))));
+    t.check(ticks.length > 0 && ticks.every((v) => Number.isInteger(v)), 'book: count axes have whole ticks', ticks);
+    t.check(seen.errors.length === 0, 'book: no script error', seen.errors);
+  }
+
+  // Faults: the health table is knightly query health's, each fault counted.
+  const faultsDb = makeFaults(dir);
+  const faults = path.join(dir, 'faults.html');
+  t.run([knightly, 'report', '--db', faultsDb, '-o', faults]);
+  {
+    const { page, seen } = await openReport(context, faults);
+    const json = JSON.parse(t.run([knightly, 'query', 'health', '--db', faultsDb, '--format', 'json']));
+    const shown = await t.tableRows(page, '#health');
+    const diff = t.sameTable(shown, json.health);
+    t.check(diff === null, 'faults: the health table equals knightly query health --format json', diff);
+    const row = (name) => json.health.find((r) => r.engine === name) || {};
+    t.check(row('crasher').crashes > 0, 'faults: the crasher\'s crashes are counted', row('crasher'));
+    t.check(row('cheat').illegal_moves > 0, 'faults: the cheat\'s illegal moves are counted', row('cheat'));
+    t.check(row('slow').time_losses > 0, 'faults: the slow engine\'s time losses are counted', row('slow'));
+    t.check(row('steady').time_losses + row('steady').crashes + row('steady').illegal_moves === 0,
+            'faults: the steady engine has no fault', row('steady'));
+    t.check(json.health.every((r) => r.latency_moves === 0 || r.latency_max_ms >= r.latency_mean_ms),
+            'faults: each latency has a mean and a max', json.health);
+    t.check(await page.isVisible('#health'), 'faults: the health section shows');
+    t.check(seen.errors.length === 0, 'faults: no script error', seen.errors);
+    await page.screenshot({ path: path.join(output, 'report-health.png'), fullPage: true });
   }
 
   // Twelve engines: the ratings chart grows with its rows and labels every one of them.

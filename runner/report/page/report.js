@@ -75,6 +75,8 @@
     $(id).parentElement.style.height = Math.max(220, 60 + 26 * rows) + 'px';
   }
   const everyRowLabelled = { y: { ticks: { autoSkip: false } } };
+  // An axis of counts (games, pairs, move numbers) has whole-number ticks only.
+  function countAxis(title) { return { type: 'linear', ticks: { precision: 0 }, title: axisTitle(title) }; }
 
   // A table with one column per key of the rows, numbers right-aligned, null as empty.
   function fillTable(table, rows, columns) {
@@ -181,6 +183,15 @@
     table.append(body);
   }
 
+  // ------------------------------------------------------------------ workers
+  // Shown for a test whose time control is scaled to each worker's speed.
+  function drawWorkers() {
+    const rows = rowsOf(data.workers, 'workers').filter(r => r.tc_factor !== null && r.tc_factor !== undefined);
+    $('workers-section').hidden = rows.length === 0;
+    if (!rows.length) return;
+    fillTable($('workers'), rows, ['id', 'host', 'pid', 'games', 'nps', 'tc_factor', 'speed_note', 'crashes', 'time_losses', 'last_seen']);
+  }
+
   // ------------------------------------------------------------------ terminations
   function drawTerminations() {
     const rows = rowsOf(data.terminations, 'terminations');
@@ -193,8 +204,14 @@
     chart('chart-terminations', {
       type: 'bar',
       data: { labels: labels, datasets: [{ label: 'games', data: labels.map(l => sums[l]), backgroundColor: '#2f6fb3' }] },
-      options: { indexAxis: 'y', scales: everyRowLabelled, plugins: { legend: { display: false } } },
+      options: { indexAxis: 'y', scales: Object.assign({ x: countAxis('games') }, everyRowLabelled),
+                 plugins: { legend: { display: false } } },
     });
+  }
+
+  // ------------------------------------------------------------------ engine health
+  function drawHealth() {
+    fillTable($('health'), rowsOf(data.health, 'health'));
   }
 
   // ------------------------------------------------------------------ two-engine match
@@ -206,14 +223,14 @@
     const g = m.games;
     let text = m.first + ' vs ' + m.second + ': +' + g.wins + ' =' + g.draws + ' -' + g.losses +
                ' (Elo from ' + m.elo_from + ')';
-    if (m.elo.length) {
-      const last = m.elo[m.elo.length - 1];
-      text += ', Elo ' + last[1].toFixed(1) + ' \u00b1 ' + ((last[3] - last[2]) / 2).toFixed(1);
-    }
+    // The Elo as the run and knightly query print it (one function: stats::elo_text).
+    if (m.elo.length) text += ', Elo ' + m.elo_text;
     if (m.sprt) text += '; SPRT [' + m.sprt.elo0 + ', ' + m.sprt.elo1 + '] ' + m.sprt.model +
                         ': LLR ' + m.sprt.llr.toFixed(2) + ' (' + m.sprt.lower.toFixed(2) + ', ' +
-                        m.sprt.upper.toFixed(2) + '), ' + m.sprt.decision;
+                        m.sprt.upper.toFixed(2) + '), ' + m.sprt.decision +
+                        (m.sprt.decided_after !== null ? ' after ' + fmtInt(m.sprt.decided_after) + ' games' : '');
     $('match-summary').textContent = text;
+    // A 100% (0%) score has no finite Elo: its points hold only the 95% bound (null elsewhere).
     const xy = (i) => m.elo.map(p => ({ x: p[0], y: p[i] }));
     chart('chart-elo', {
       type: 'line',
@@ -223,7 +240,7 @@
           backgroundColor: 'rgba(47,111,179,0.15)', fill: '-1' },
         { label: 'Elo of ' + m.first, data: xy(1), borderColor: '#1d232b', pointRadius: 0, fill: false },
       ] },
-      options: { parsing: false, scales: { x: { type: 'linear', title: axisTitle('games') }, y: { title: axisTitle('Elo') } },
+      options: { parsing: false, scales: { x: countAxis('games'), y: { title: axisTitle('Elo') } },
                  plugins: { title: { display: true, text: 'Elo over games' } } },
     });
     $('llr-box').hidden = !m.sprt;
@@ -237,7 +254,7 @@
           { label: 'accept H1', data: [{ x: x0, y: m.sprt.upper }, { x: x1, y: m.sprt.upper }], borderColor: '#5cb85c', borderDash: [6, 4], pointRadius: 0 },
           { label: 'accept H0', data: [{ x: x0, y: m.sprt.lower }, { x: x1, y: m.sprt.lower }], borderColor: '#d9534f', borderDash: [6, 4], pointRadius: 0 },
         ] },
-        options: { parsing: false, scales: { x: { type: 'linear', title: axisTitle('games') }, y: { title: axisTitle('LLR') } },
+        options: { parsing: false, scales: { x: countAxis('games'), y: { title: axisTitle('LLR') } },
                    plugins: { title: { display: true, text: 'SPRT log-likelihood ratio' } } },
       });
     } else {
@@ -247,7 +264,8 @@
       type: 'bar',
       data: { labels: ['LL', 'LD', 'WL', 'DD', 'WD', 'WW'],
               datasets: [{ label: 'pairs', data: m.ptnml, backgroundColor: ['#d9534f', '#f0ad4e', '#aaaaaa', '#cccccc', '#9fd49f', '#5cb85c'] }] },
-      options: { plugins: { legend: { display: false }, title: { display: true, text: 'Game pairs (pentanomial), ' + m.first + "'s view" } } },
+      options: { scales: { y: { ticks: { precision: 0 }, title: axisTitle('pairs') } },
+                 plugins: { legend: { display: false }, title: { display: true, text: 'Game pairs (pentanomial), ' + m.first + "'s view" } } },
     });
   }
 
@@ -278,7 +296,7 @@
       chart(id, {
         type: 'line',
         data: { datasets: datasets },
-        options: { parsing: false, scales: { x: { type: 'linear', title: axisTitle('move') }, y: { title: axisTitle(unit) } },
+        options: { parsing: false, scales: { x: countAxis('move'), y: { title: axisTitle(unit) } },
                    plugins: { title: { display: true, text: title } } },
       });
     }
@@ -426,7 +444,10 @@
     const g = view.game;
     if (!g) return;
     view.ply = Math.max(0, Math.min(g.moves.length, ply));
-    const placement = view.ply === 0 ? placementOf(g.start_fen) : g.moves[view.ply - 1][2];
+    // Every ply carries its full FEN (move counters, castling, en passant): shown as it is,
+    // so it can be pasted into another program.
+    const fen = view.ply === 0 ? g.start_fen : g.moves[view.ply - 1][2];
+    const placement = placementOf(fen);
     const error = $('viewer-error');
     if (view.ply > 0 && !placement) {
       error.hidden = false;
@@ -438,7 +459,7 @@
     }
     const atEnd = view.ply === g.moves.length;
     $('ply-label').textContent = view.ply === 0 ? 'start' : 'ply ' + view.ply + ' / ' + g.moves.length;
-    $('viewer-fen').textContent = atEnd && g.final_fen ? g.final_fen : (view.ply === 0 ? g.start_fen : placement);
+    $('viewer-fen').textContent = atEnd && g.final_fen ? g.final_fen : fen;
     for (const span of document.querySelectorAll('#movelist span')) {
       span.classList.toggle('current', Number(span.dataset.ply) === view.ply);
     }
@@ -458,6 +479,10 @@
     a.download = 'knightly-game-' + g.id + '.pgn';
     const ol = clear($('movelist'));
     const blackFirst = (g.start_fen.split(' ')[1] || 'w') === 'b';
+    // Moves are numbered from the start position's move number, as the PGN numbers them (a
+    // game from a book starts at 4. g4, or 14... Qh4#).
+    const firstMove = Math.max(1, parseInt(g.start_fen.split(' ')[5], 10) || 1);
+    ol.setAttribute('start', String(firstMove));
     let li = null;
     g.moves.forEach((m, i) => {
       const byWhite = (i % 2 === 0) !== blackFirst;
@@ -466,7 +491,10 @@
                              onclick: () => showPly(i + 1) }), ' ');
     });
     const scores = g.moves.map((m, i) => ({ x: i + 1, y: whiteScore(g, i) })).filter(p => p.y !== null);
-    const depths = g.moves.map((m, i) => ({ x: i + 1, y: m[9] ? null : m[5] })).filter(p => p.y !== null);
+    // A move with a mate score carries the engine's maximum depth (Stockfish: 245), not how deep
+    // it searched: left out, so the depth axis fits the real depths.
+    const depths = g.moves.map((m, i) => ({ x: i + 1, y: m[9] || m[4] !== null ? null : m[5] }))
+                          .filter(p => p.y !== null);
     chart('chart-game', {
       type: 'line',
       data: { datasets: [
@@ -474,7 +502,7 @@
         { label: 'depth', data: depths, borderColor: '#f0ad4e', pointRadius: 0, yAxisID: 'y1' },
       ] },
       options: { parsing: false,
-                 scales: { x: { type: 'linear', title: axisTitle('ply') }, y: { title: axisTitle('pawns') },
+                 scales: { x: countAxis('ply'), y: { title: axisTitle('pawns') },
                            y1: { position: 'right', title: axisTitle('depth'), grid: { drawOnChartArea: false } } },
                  onClick: (e, items) => { if (items.length) showPly(items[0].element.$context.raw.x); } },
     });
@@ -567,6 +595,8 @@
     drawRatings();
     drawH2h();
     drawTerminations();
+    drawHealth();
+    drawWorkers();
     drawMatch();
     drawMoves();
     fillFilterOptions();

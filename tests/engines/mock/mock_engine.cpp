@@ -20,6 +20,9 @@
 //   --print-cwd               `info string cwd PATH` with every move, and on stderr
 //   --seed N                  play a random legal move from an LCG seeded with N
 //   --name NAME               `id name NAME` (default mock-engine)
+//   --info-string TEXT        `info string TEXT` with every move (before its scored line)
+//   --bad-mate-pv             report `score mate 2` with a one-move PV (fastchess's
+//                             "Incomplete mating PV")
 //   --random-faults PERMILLE  on each `go`, with that chance in 1000 (drawn from the pid and
 //                             the clock, so every process differs): exit(3), stall forever,
 //                             answer an illegal move, or emit garbage first (for the soak)
@@ -57,6 +60,8 @@ struct Flags {
   int readyok_count = -1;  // -1 = unlimited
   int quit_delay_ms = 0;
   int info_flood = 0;
+  std::string info_string;
+  bool bad_mate_pv = false;
   int delay_ms = 0;
   std::string print_env;
   bool print_cwd = false;
@@ -81,6 +86,8 @@ Flags parse_flags(int argc, char** argv) {
       .value("--readyok-count", f.readyok_count)
       .value("--quit-delay", f.quit_delay_ms)
       .value("--info-flood", f.info_flood)
+      .value("--info-string", f.info_string)
+      .flag("--bad-mate-pv", f.bad_mate_pv)
       .value("--delay", f.delay_ms)
       .value("--print-env", f.print_env)
       .flag("--print-cwd", f.print_cwd)
@@ -268,7 +275,11 @@ int main(int argc, char** argv) {
       } else {
         best = "0000";
       }
-      if (f.info_flood == 0) out("info depth 1 score cp 12 nodes 20 time 0 pv " + best);
+      if (!f.info_string.empty()) out("info string " + f.info_string);
+      if (f.bad_mate_pv)
+        out("info depth 3 score mate 2 nodes 20 time 0 pv " + best);
+      else if (f.info_flood == 0)
+        out("info depth 1 score cp 12 nodes 20 time 0 pv " + best);
       if (f.garbage) emit_garbage();
       out("bestmove " + best);
     } else if (cmd == "stop") {

@@ -5,7 +5,8 @@
 //   --name NAME         feature myname (default mock-xboard)
 //   --san               feature san=1: moves told and played in SAN
 //   --no-usermove       feature usermove=0: moves come as bare words
-//   --no-setboard       feature setboard=0
+//   --no-setboard       feature setboard=0 (the position then comes by `edit`, which the mock
+//                       reads as xboard defines it: castling where kings and rooks stand)
 //   --no-ping           feature ping=0
 //   --variants LIST     feature variants (default "normal")
 //   --no-features       no feature line at all (a protocol 1 engine: the runner waits 2 s)
@@ -24,6 +25,7 @@
 //   --mate-claim        play a mate in one when there is one, and claim the win after it
 //   --seed N            play a random legal move from an LCG seeded with N
 //   --delay MS          think MS before each move
+#include <cctype>
 #include <cstdint>
 #include <fstream>
 #include <iostream>
@@ -106,6 +108,10 @@ class Engine {
   bool command(const std::string& line) {
     if (log_) log_ << line << std::endl;
     if (stalled_) return true;
+    if (editing_) {
+      edit_line(line);
+      return true;
+    }
     const std::string word = line.substr(0, line.find(' '));
     const std::string arg = line.size() > word.size() ? line.substr(word.size() + 1) : "";
     if (word == "quit") return false;
@@ -127,6 +133,15 @@ class Engine {
         out("tellusererror Illegal position");
       } else {
         pos_ = *p;
+      }
+    } else if (word == "edit") {
+      editing_ = true;
+      edit_white_ = true;
+      board_ = std::string(64, '.');
+      for (int s = 0; s < 64; ++s) {
+        const chess::Piece p = pos_.piece_on(chess::Square(s));
+        if (p != chess::NoPiece)
+          board_[std::size_t(s)] = "PNBRQKpnbrqk"[chess::color_of(p) * 6 + chess::type_of(p)];
       }
     } else if (word == "ping") {
       ++pings_;
@@ -152,6 +167,54 @@ class Engine {
   }
 
  private:
+  // One line of edit mode: `#` clears, `c` switches colour, `.` ends (the position is then
+  // the board with the side to move kept), "Pe2" puts a piece, "xe2" empties a square.
+  void edit_line(const std::string& line) {
+    if (line == "#") {
+      board_ = std::string(64, '.');
+    } else if (line == "c") {
+      edit_white_ = !edit_white_;
+    } else if (line == ".") {
+      editing_ = false;
+      std::string fen;
+      for (int rank = 7; rank >= 0; --rank) {
+        int empty = 0;
+        for (int file = 0; file < 8; ++file) {
+          const char c = board_[std::size_t(rank * 8 + file)];
+          if (c == '.') {
+            ++empty;
+            continue;
+          }
+          if (empty) fen += char('0' + empty);
+          empty = 0;
+          fen += c;
+        }
+        if (empty) fen += char('0' + empty);
+        if (rank) fen += '/';
+      }
+      fen += pos_.side_to_move() == chess::White ? " w " : " b ";
+      std::string castling;
+      if (board_[4] == 'K' && board_[7] == 'R') castling += 'K';
+      if (board_[4] == 'K' && board_[0] == 'R') castling += 'Q';
+      if (board_[60] == 'k' && board_[63] == 'r') castling += 'k';
+      if (board_[60] == 'k' && board_[56] == 'r') castling += 'q';
+      fen += (castling.empty() ? "-" : castling) + " - 0 1";
+      if (auto p = chess::Position::from_fen(fen)) {
+        pos_ = *p;
+      } else {
+        out("tellusererror Illegal position");
+      }
+    } else if (line.size() == 3) {
+      const int file = line[1] - 'a', rank = line[2] - '1';
+      const std::string pieces = "PNBRQKX";
+      const std::size_t kind = pieces.find(char(std::toupper(line[0])));
+      if (file < 0 || file > 7 || rank < 0 || rank > 7 || kind == std::string::npos) return;
+      char c = kind == 6 ? '.' : pieces[kind];
+      if (!edit_white_ && c != '.') c = char(std::tolower(c));
+      board_[std::size_t(rank * 8 + file)] = c;
+    }
+  }
+
   void features() {
     if (f_.garbage) {
       out("this is no feature line");
@@ -246,6 +309,9 @@ class Engine {
   mock::Lcg rng_;
   std::ofstream log_;
   chess::Position pos_;
+  bool editing_ = false;  // between `edit` and `.`
+  bool edit_white_ = true;
+  std::string board_;  // edit mode's board, a1..h8, FEN letters, '.' empty
   bool force_ = false;
   bool chess960_ = false;
   chess::Color engine_side_ = chess::Black;

@@ -37,10 +37,13 @@ TEST_CASE("every engine fault loses its game, the engine restarts, the match com
   for (const std::string& w :
        {std::string("-engine"), "cmd=" + mock_engine_binary(), std::string("name=steady"),
         std::string("arg=--seed"), std::string("arg=5"), std::string("-each"),
-        std::string("depth=1"), std::string("-games"), std::string("10"), std::string("-maxmoves"),
+        std::string("depth=1"), std::string("-rounds"), std::string("5"), std::string("-maxmoves"),
         std::string("20"), std::string("-recover"), std::string("-db"), dir.file("f.db"),
-        std::string("-pgnout"), dir.file("f.pgn"), std::string("--stall-timeout"),
-        std::string("0.5")})
+        // An engine that stops answering isready stalls after 2 s, not fastchess's 60 s (these
+        // options make it a fastchess line: -rounds 5 is five pairs).
+        std::string("-ping-ms"), std::string("2000"), std::string("-ucinewgame-ms"),
+        std::string("2000"), std::string("-pgnout"), dir.file("f.pgn"),
+        std::string("--stall-timeout"), std::string("0.5")})
     cmd.push_back(w);
   auto r = run_process(cmd, 300);
   INFO(r.out << r.err);

@@ -34,7 +34,7 @@ EngineConfig mock_xboard(std::vector<std::string> args, const std::string& name 
   c.name = name;
   c.command = test::mock_xboard_binary();
   c.args = std::move(args);
-  c.protocol = "xboard";
+  c.protocol = Protocol::Xboard;
   return c;
 }
 
@@ -171,7 +171,7 @@ TEST_CASE("xboard: SAN and bare moves, st and sd", "[players][xboard]") {
   CHECK_FALSE(has_line(log, "time 0"));  // no clock: no time/otim
 }
 
-TEST_CASE("xboard: a FEN start needs setboard", "[players][xboard]") {
+TEST_CASE("xboard: a FEN start by setboard, or by edit without it", "[players][xboard]") {
   const std::string fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
   const TimeControl tc = forty_in_a_minute();
   std::vector<std::string> none;
@@ -186,14 +186,25 @@ TEST_CASE("xboard: a FEN start needs setboard", "[players][xboard]") {
     p.quit();
     CHECK(has_line(sent(dir), "setboard " + fen));
   }
-  XboardPlayer q(mock_xboard({"--no-setboard"}), quick_options());
-  REQUIRE_FALSE(q.start());
-  REQUIRE(q.new_game(2000ms));
-  MoveReply refused = q.go(timed(none, tc, fen), 5000ms);
-  CHECK(refused.status == MoveReply::Status::Refused);
-  CHECK(refused.detail.find("setboard=1") != std::string::npos);
-  CHECK(refused.detail.find(fen) != std::string::npos);
-  CHECK(q.alive());
+  // Without setboard, cutechess's edit commands (Black to move: after a dummy b2b3); the
+  // mock then plays from the position it was given, its moves legal there.
+  for (const std::string& start : {fen, std::string("4k3/4p3/8/8/8/8/8/R3K2R b KQ - 0 1")}) {
+    TempDir dir;
+    XboardPlayer q(mock_xboard({"--no-setboard", "--log", dir.file("sent.log")}), quick_options());
+    REQUIRE_FALSE(q.start());
+    REQUIRE(q.new_game(2000ms));
+    for (int i = 0; i < 8; ++i) {
+      MoveReply reply = q.go(timed(none, tc, start), 5000ms);
+      REQUIRE(reply.status == MoveReply::Status::Move);
+      CHECK(legal_after(start, none, reply.bestmove));
+    }
+    q.quit();
+    const std::string log = read_file(dir.file("sent.log"));
+    CHECK(log.find("\nsetboard ") == std::string::npos);
+    CHECK(log.find("\nedit\n#\n") != std::string::npos);
+    CHECK(log.find("\nc\n") != std::string::npos);
+    CHECK((log.find("b2b3\nedit\n") != std::string::npos) == (start != fen));
+  }
 }
 
 TEST_CASE("xboard: Chess960 needs variant fischerandom", "[players][xboard]") {
@@ -408,7 +419,7 @@ TEST_CASE("xboard: Debian's fairymax, phalanx and hoichess play moves", "[player
   c.name = "real";
   c.command = real.command;
   c.args = real.args;
-  c.protocol = "xboard";
+  c.protocol = Protocol::Xboard;
   XboardPlayer p(c, quick_options());
   auto err = p.start();
   INFO(err.value_or(""));

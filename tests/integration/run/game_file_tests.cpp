@@ -178,22 +178,44 @@ TEST_CASE("a game filling an earlier gap goes in its place at the next rebuild",
   CHECK(read_bytes(path) == expected({0, 1, 2}));
 }
 
-TEST_CASE("a non-empty file of another tournament is kept aside", "[run][game_file]") {
-  TempDir dir;
-  const std::string path = dir.file("games.pgn");
-  auto file = pgn_file(path);
-  CHECK(file.set_aside_existing() == std::string());  // nothing there
-  FILE* fp = std::fopen(path.c_str(), "w");
-  std::fputs("old games\n", fp);
-  std::fclose(fp);
-  CHECK(file.set_aside_existing() == path + ".prev");
-  CHECK(read_bytes(path + ".prev") == "old games\n");
-  CHECK_FALSE(std::filesystem::exists(path));
-  fp = std::fopen(path.c_str(), "w");
-  std::fputs("newer\n", fp);
-  std::fclose(fp);
-  CHECK(file.set_aside_existing() == path + ".prev2");
-  CHECK(read_bytes(path + ".prev") == "old games\n");
+TEST_CASE("append=false empties another tournament's file, append=true keeps it before the games",
+          "[run][game_file]") {
+  Fixture f;
+  const std::string path = f.dir.file("games.pgn");
+  auto write = [&](const char* text) {
+    FILE* fp = std::fopen(path.c_str(), "w");
+    std::fputs(text, fp);
+    std::fclose(fp);
+  };
+  // fastchess's append=false: a new tournament's file holds its games alone.
+  write("old games\n");
+  auto alone = pgn_file(path);
+  REQUIRE(alone.start_new());
+  CHECK(read_bytes(path).empty());
+
+  // append=true (both tools' default): the games go after what the file held, and every
+  // rebuild (a resume, another worker's games) keeps that prefix once, byte for byte.
+  write("[Event \"earlier\"]\n\n1. d4 *\n\n");
+  auto after = runner::GameFile(
+      path, [](const runner::GameRecord& r) { return r.pgn + "\n"; }, false, true, true);
+  REQUIRE(after.start_new());
+  REQUIRE(after.rebuild(f.store, f.tournament));  // nothing stored yet: the file as it was
+  CHECK(read_bytes(path) == "[Event \"earlier\"]\n\n1. d4 *\n\n");
+  auto g0 = f.store_game(0);
+  REQUIRE(after.add(f.store, f.tournament, 0, g0, [](int) { return false; }));
+  f.store_game(1);
+  REQUIRE(after.rebuild(f.store, f.tournament));
+  const std::string want = "[Event \"earlier\"]\n\n1. d4 *\n\n" + f.export_text();
+  CHECK(read_bytes(path) == want);
+  // A resumed run (another GameFile on the same path) finds where the games start.
+  auto resumed = runner::GameFile(
+      path, [](const runner::GameRecord& r) { return r.pgn + "\n"; }, false, true, true);
+  f.store_game(2);
+  REQUIRE(resumed.rebuild(f.store, f.tournament));
+  CHECK(read_bytes(path) == "[Event \"earlier\"]\n\n1. d4 *\n\n" + f.export_text());
+  // The part from the first game on is `knightly export --tournament t`.
+  const std::string text = read_bytes(path);
+  CHECK(text.substr(text.find(text_of(0))) == f.export_text());
 }
 
 TEST_CASE("a full disk is an error naming the file, and the file keeps whole games",

@@ -40,6 +40,25 @@ TEST_CASE("cutechess: a score line every -scoreinterval, Elo and SPRT every -rat
   CHECK(interval_text(s, 4, games, pairs).empty());
 }
 
+TEST_CASE("score_due and rating_due say when interval_text prints which lines", "[interval]") {
+  IntervalSettings s;
+  s.rating_interval = 4;
+  s.score_interval = 2;
+  CHECK_FALSE(score_due(s, 0));
+  CHECK_FALSE(rating_due(s, 0));
+  CHECK(score_due(s, 2));
+  CHECK_FALSE(rating_due(s, 2));
+  CHECK(score_due(s, 4));
+  CHECK(rating_due(s, 4));
+  s.rating_interval = 0;
+  CHECK_FALSE(rating_due(s, 4));
+  // fastchess prints no score lines, only its block.
+  s.fastchess = true;
+  s.rating_interval = 2;
+  CHECK_FALSE(score_due(s, 2));
+  CHECK(rating_due(s, 2));
+}
+
 TEST_CASE("fastchess: its report block every -ratinginterval, from pairs or single games",
           "[interval]") {
   IntervalSettings s;

@@ -78,3 +78,11 @@ TEST_CASE("a 100% score over two games is +inf with its bound, though the bound 
   CHECK(l.error.text == "<=290.5");
   CHECK(l.note == "0% score: no finite Elo; <=290.5 at 95%");
 }
+
+TEST_CASE("an even score's Elo is 0.0 in a table, never -0.0", "[cli][table][elo]") {
+  const EloCells even = elo_cells(stats::get_elo(stats::Trinomial{2, 1, 2}), 1);
+  CHECK(even.elo.text == "0.0");
+  CHECK(cell(-0.04, 1).text == "0.0");
+  CHECK(cell(-0.05, 1).text == "-0.1");
+  CHECK(cell(-3.0, 0).text == "-3");
+}

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "runner/config/config_toml.h"
+#include "runner/config/match_schema.h"
 #include "runner/config/play_flags.h"
 
 using namespace knightly::runner;
@@ -73,20 +74,22 @@ options = { Hash = 16, EvalFile = "nn-1c0000000000.nnue", Threads = 1 }
 )",
      nullptr,
      nullptr,
-     {"fastchess's output", "-autosaveinterval"}},
+     {"-autosaveinterval"}},
 
-    {"OpenBench Client/worker.py (fastchess-ob)",
-     R"(-repeat -recover -variant standard -testEnv -concurrency 8 -games 32
+    {"OpenBench Client/worker.py (fastchess-ob): -rounds R -games 2, match_line=",
+     R"(-recover -variant standard -testEnv -concurrency 8 -rounds 16 -games 2
         -resign movecount=3 score=400 -draw movenumber=40 movecount=8 score=10
+        -engine dir=Engines/ cmd=./Ethereal-6f5e1a proto=uci tc=8.00+0.08 option.Threads=1
+          option.Hash=16 name=Ethereal-dev
+        -engine dir=Engines/ cmd=./Ethereal-0a9c2d proto=uci tc=8.00+0.08 option.Threads=1
+          option.Hash=16 name=Ethereal-base
         -openings file=Books/UHO_Lichess_4852_v1.epd format=epd order=random start=1025
         -srand 2718281828
-        -engine dir=Engines/ cmd=./Ethereal-6f5e1a proto=uci tc=8.00+0.08 timemargin=250
-          option.Threads=1 option.Hash=16 name=Ethereal-dev
-        -engine dir=Engines/ cmd=./Ethereal-0a9c2d proto=uci tc=8.00+0.08 timemargin=250
-          option.Threads=1 option.Hash=16 name=Ethereal-base
-        -pgnout file=PGNs/4021.77310.1700000000.0.pgn seldepth=true nodes=true)",
+        -pgnout file=PGNs/4021.77310.1700000000.0.pgn seldepth=true nodes=true
+          match_line='^info string pgncomment .*')",
      R"([tournament]
-games = 32
+rounds = 16
+games = 2
 repeat = true
 concurrency = 8
 seed = 2718281828
@@ -102,6 +105,57 @@ start = 1025
 [output]
 pgn = "PGNs/4021.77310.1700000000.0.pgn"
 pgn_fields = ["seldepth", "nodes"]
+pgn_match_line = "^info string pgncomment .*"
+event = "Fastchess Tournament"
+format = "fastchess"
+rating_interval = 10
+score_interval = 1
+[[engine]]
+name = "Ethereal-dev"
+workdir = "Engines/"
+command = "./Ethereal-6f5e1a"
+tc = "8.00+0.08"
+options = { Threads = 1, Hash = 16 }
+[[engine]]
+name = "Ethereal-base"
+workdir = "Engines/"
+command = "./Ethereal-0a9c2d"
+tc = "8.00+0.08"
+options = { Threads = 1, Hash = 16 }
+)",
+     nullptr,
+     nullptr,
+     {}},
+
+    {"OpenBench Client/worker.py (fastchess-ob)",
+     R"(-repeat -recover -variant standard -testEnv -concurrency 8 -games 32
+        -resign movecount=3 score=400 -draw movenumber=40 movecount=8 score=10
+        -openings file=Books/UHO_Lichess_4852_v1.epd format=epd order=random start=1025
+        -srand 2718281828
+        -engine dir=Engines/ cmd=./Ethereal-6f5e1a proto=uci tc=8.00+0.08 timemargin=250
+          option.Threads=1 option.Hash=16 name=Ethereal-dev
+        -engine dir=Engines/ cmd=./Ethereal-0a9c2d proto=uci tc=8.00+0.08 timemargin=250
+          option.Threads=1 option.Hash=16 name=Ethereal-base
+        -pgnout file=PGNs/4021.77310.1700000000.0.pgn seldepth=true nodes=true)",
+     R"([tournament]
+rounds = 32
+games = 2
+repeat = true
+concurrency = 8
+seed = 2718281828
+recover = true
+[adjudication]
+draw = { movenumber = 40, movecount = 8, score = 10 }
+resign = { movecount = 3, score = 400 }
+[openings]
+file = "Books/UHO_Lichess_4852_v1.epd"
+format = "epd"
+order = "random"
+start = 1025
+[output]
+pgn = "PGNs/4021.77310.1700000000.0.pgn"
+pgn_fields = ["seldepth", "nodes"]
+event = "Fastchess Tournament"
 format = "fastchess"
 rating_interval = 10
 score_interval = 1
@@ -122,7 +176,7 @@ options = { Threads = 1, Hash = 16 }
 )",
      nullptr,
      nullptr,
-     {"-games 32: 32 games per encounter", "fastchess's"}},
+     {}},
 
     {"OpenBench Client/worker.py (cutechess-ob, before fastchess)",
      R"(-repeat -recover -variant standard -concurrency 4 -games 16
@@ -145,7 +199,9 @@ order = "random"
 start = 9
 [output]
 pgn = "PGNs/12.34.1700000000.0.pgn"
+event = "?"
 format = "cutechess"
+report_penta = false
 score_interval = 1
 [[engine]]
 name = "Weiss-dev"
@@ -164,7 +220,7 @@ options = { Threads = 1, Hash = 8 }
 )",
      nullptr,
      nullptr,
-     {"-games 16"}},
+     {}},
 
     {"fastchess man page, EXAMPLES",
      R"(-engine cmd=Engine1.exe name=Engine1 -engine cmd=Engine2.exe
@@ -172,7 +228,7 @@ options = { Threads = 1, Hash = 8 }
         -each tc=60+0.6 option.Hash=64 -rounds 200 -repeat -concurrency 4)",
      R"([tournament]
 recover = false
-rounds = 200
+rounds = 100
 games = 2
 repeat = true
 concurrency = 4
@@ -180,7 +236,9 @@ concurrency = 4
 file = "book.epd"
 order = "random"
 [output]
+event = "?"
 format = "cutechess"
+report_penta = false
 score_interval = 1
 [[engine]]
 name = "Engine1"
@@ -195,19 +253,21 @@ options = { Hash = 64 }
 )",
      nullptr,
      nullptr,
-     {}},
+     {"read as a cutechess-cli command line", "fastchess would play 400 games"}},
 
     {"fastchess README, Example usage",
      R"(-engine cmd=Engine1.exe name=Engine1 -engine cmd=Engine2.exe name=Engine2
         -each tc=10+0.1 -rounds 200 -repeat -concurrency 4)",
      R"([tournament]
 recover = false
-rounds = 200
+rounds = 100
 games = 2
 repeat = true
 concurrency = 4
 [output]
+event = "?"
 format = "cutechess"
+report_penta = false
 score_interval = 1
 [[engine]]
 name = "Engine1"
@@ -220,7 +280,7 @@ tc = "10+0.1"
 )",
      nullptr,
      nullptr,
-     {}},
+     {"read as a cutechess-cli command line"}},
 
     {"a fastchess user's log line (fastchess issue tracker): -log engine=true twice",
      R"(-engine dir=G:/Github/Stockfish/src/ name=b1 -engine dir=G:/Github/Stockfish/src/
@@ -240,6 +300,7 @@ order = "sequential"
 pgn = "sprt-2582.pgn"
 log = "log.txt"
 log_engine = true
+event = "Fastchess Tournament"
 format = "fastchess"
 rating_interval = 10
 score_interval = 1
@@ -256,7 +317,7 @@ tc = "1+0.01"
 )",
      nullptr,
      nullptr,
-     {"fastchess's -log"}},
+     {"read as a fastchess command line (-log)"}},
 
     {"cutechess-cli man page, EXAMPLES 1 (two Sloppy engines over xboard)",
      "-engine cmd=sloppy -engine cmd=sloppy -each proto=xboard tc=40/60 -rounds 10",
@@ -290,7 +351,9 @@ rounds = 10
 games = 2
 repeat = true
 [output]
+event = "?"
 format = "cutechess"
+report_penta = false
 score_interval = 1
 [[engine]]
 name = "fruit"
@@ -330,7 +393,9 @@ format = "epd"
 order = "random"
 [output]
 pgn = "sprt.pgn"
+event = "?"
 format = "cutechess"
+report_penta = false
 rating_interval = 10
 score_interval = 1
 [sprt]
@@ -338,6 +403,7 @@ elo0 = 0
 elo1 = 5
 alpha = 0.05
 beta = 0.1
+model = "cutechess"
 [[engine]]
 name = "new"
 command = "./maelstrom-new"
@@ -369,7 +435,9 @@ format = "pgn"
 order = "sequential"
 [output]
 pgn = "selfplay.pgn"
+event = "?"
 format = "cutechess"
+report_penta = false
 score_interval = 1
 [[engine]]
 name = "dev"
@@ -384,7 +452,7 @@ time_margin = 400
 )",
      nullptr,
      nullptr,
-     {"-rounds 300000 without -games or -repeat"}},
+     {}},
 
     {"R2Chess Makefile (cutechess-cli) against a limited Stockfish",
      R"(-engine name="R2Chess" cmd="build/R2Chess" proto=uci -engine name="SF_2500"
@@ -397,7 +465,9 @@ games = 2
 repeat = true
 [output]
 pgn = "files/matches.pgn"
+event = "?"
 format = "cutechess"
+report_penta = false
 score_interval = 1
 [[engine]]
 name = "R2Chess"
@@ -437,7 +507,8 @@ options = { UCI_LimitStrength = true, UCI_Elo = 2500, Threads = 1 }
         -openings file=Books/DFRC_openings.epd format=epd order=random
         -engine cmd=./a name=a tc=8+0.08 -engine cmd=./b name=b tc=8+0.08)",
      R"([tournament]
-games = 32
+rounds = 32
+games = 2
 repeat = true
 concurrency = 8
 recover = true
@@ -447,6 +518,7 @@ file = "Books/DFRC_openings.epd"
 format = "epd"
 order = "random"
 [output]
+event = "Fastchess Tournament"
 format = "fastchess"
 rating_interval = 10
 score_interval = 1
@@ -496,7 +568,8 @@ TEST_CASE("real command lines of fishtest, OpenBench and both tools' documentati
     REQUIRE(expected.has_value());
     Config got = parsed->config;
     Config want = *expected;
-    // A play command is named after its own text; everything else must be equal.
+    // A play command is named after what defines its games; everything else must be equal.
+    CHECK(got.source_text.find("[[engine]]") != std::string::npos);
     CHECK(got.tournament.name == play_tournament_name(got.source_text));
     CHECK_FALSE(parsed->named);
     got.tournament.name = want.tournament.name;

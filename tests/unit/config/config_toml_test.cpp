@@ -77,7 +77,7 @@ nodes = 5000
   auto c = parse_config_toml(text);
   REQUIRE(c.has_value());
   CHECK(c->tournament.name == "night");
-  CHECK(c->tournament.format == "gauntlet");
+  CHECK(choice_name(c->tournament.format) == "gauntlet");
   CHECK(c->tournament.rounds == 3);
   CHECK(c->tournament.games_per_encounter == 4);
   CHECK(c->tournament.concurrency == 2);
@@ -97,14 +97,14 @@ nodes = 5000
   CHECK(adj.resign.move_count == 3);
   CHECK(adj.resign.score_cp == 900);
   CHECK(adj.resign.two_sided);
-  CHECK(c->openings.format == "pgn");  // from the file name when not given
-  CHECK(c->openings.order == "sequential");
+  CHECK(choice_name(c->openings.format) == "pgn");  // from the file name when not given
+  CHECK(choice_name(c->openings.order) == "sequential");
   CHECK(c->openings.start == 7);
   CHECK(c->openings.plies == 8);
   CHECK(c->openings.random_plies == 2);
   CHECK(c->output.database == "x.db");
   CHECK(c->output.pgn == "x.pgn");
-  CHECK(c->output.sync == "normal");
+  CHECK(choice_name(c->output.sync) == "normal");
   REQUIRE(c->engines.size() == 2);
   const auto& sf = c->engines[0];
   CHECK(sf.command == "/usr/games/stockfish");
@@ -130,7 +130,7 @@ nodes = 5000
 TEST_CASE("defaults when keys are left out") {
   auto c = parse_config_toml(two_engines);
   REQUIRE(c.has_value());
-  CHECK(c->tournament.format == "round-robin");
+  CHECK(choice_name(c->tournament.format) == "round-robin");
   CHECK(c->tournament.rounds == 1);
   CHECK(c->tournament.games_per_encounter == 2);
   CHECK(c->tournament.concurrency == 1);
@@ -354,7 +354,7 @@ TEST_CASE("an SPRT needs exactly two engines") {
   CHECK(ok->sprt.enabled);
   CHECK(ok->sprt.elo0 == -1.5);
   CHECK(ok->sprt.alpha == 0.01);
-  CHECK(ok->sprt.model == "logistic");
+  CHECK(choice_name(ok->sprt.model) == "logistic");
 }
 
 TEST_CASE("builtin options are checked by name and value") {
@@ -435,7 +435,9 @@ crc32 = true
   CHECK(c->tournament.affinity);
   CHECK(c->tournament.affinity_cpus == std::vector<int>{0, 2, 3});
   CHECK(c->tournament.timeouts.startup_ms == 60000);
-  CHECK(c->tournament.timeouts.ping_ms == 5000);
+  // fastchess's defaults: an engine that loads a network at isready has a minute.
+  CHECK(c->tournament.timeouts.ping_ms == 60000);
+  CHECK(c->tournament.timeouts.ucinewgame_ms == 60000);
   const auto& o = c->output;
   CHECK(o.pgn_options.notation == PgnNotation::Uci);
   CHECK(o.pgn_options.nodes);
@@ -443,7 +445,7 @@ crc32 = true
   CHECK(o.pgn_options.timeleft);
   CHECK_FALSE(o.pgn_options.nps);
   CHECK_FALSE(o.pgn_append);
-  CHECK(o.format == "fastchess");
+  CHECK(o.format == OutputStyle::Fastchess);
   CHECK_FALSE(o.report_penta);
   CHECK(o.rating_interval == 4);
   CHECK(o.log_file == "run.log");
@@ -474,7 +476,7 @@ builtin = true
 )");
   INFO((frc ? std::string() : frc.error().to_string()));
   REQUIRE(frc.has_value());
-  CHECK(frc->tournament.variant == "fischerandom");
+  CHECK(choice_name(frc->tournament.variant) == "fischerandom");
   CHECK(frc->openings.dfrc);
   using Options = std::vector<std::pair<std::string, std::string>>;
   CHECK(frc->engines[0].options == Options{{"UCI_Chess960", "true"}});
@@ -521,12 +523,12 @@ TEST_CASE("proto (or protocol) = xboard, and what CECP cannot say") {
       parse_config_toml("[tournament]\ntc = \"40/60\"\n" + xb + "proto = \"xboard\"\n" + other);
   INFO((ok ? std::string() : ok.error().to_string()));
   REQUIRE(ok.has_value());
-  CHECK(ok->engines[0].protocol == "xboard");
-  CHECK(ok->engines[1].protocol == "uci");
+  CHECK(choice_name(ok->engines[0].protocol) == "xboard");
+  CHECK(choice_name(ok->engines[1].protocol) == "uci");
   auto spelled =
       parse_config_toml("[tournament]\ndepth = 3\n" + xb + "protocol = \"xboard\"\n" + other);
   REQUIRE(spelled.has_value());
-  CHECK(spelled->engines[0].protocol == "xboard");
+  CHECK(choice_name(spelled->engines[0].protocol) == "xboard");
   // Chess960: xboard engines are told `variant fischerandom`, not a UCI option.
   auto frc = parse_config_toml("[tournament]\nvariant = \"fischerandom\"\ndepth = 3\n" + xb +
                                "proto = \"xboard\"\n" + other);

@@ -129,5 +129,9 @@ TEST_CASE("engine words: both tools' keys") {
   CHECK(apply_engine_word("depth=0", e)->find("depth") != std::string::npos);
   CHECK(apply_engine_word("option.Hash", e)->find("needs a value") != std::string::npos);
   CHECK(apply_engine_word("tme=1", e)->find("did you mean") != std::string::npos);
-  CHECK_FALSE(apply_engine_word("trust", e).has_value());
+  // cutechess's trust takes an engine's claims unchecked: refused by name, never ignored.
+  CHECK(apply_engine_word("trust", e)->find("trust") != std::string::npos);
+  CHECK_FALSE(e.ponder);
+  CHECK_FALSE(apply_engine_word("ponder", e).has_value());
+  CHECK(e.ponder);
 }

@@ -6,12 +6,17 @@
 // scripts/bench-workers.
 //
 //   knightly-bench-workers --db TARGET [--workers N] [--games G] [--plies P] [--play-ms M]
-//                          [--sync full|normal]
+//                          [--sync full|normal] [--tests T]
 // TARGET: an SQLite path or a postgresql:// URL. --play-ms: each worker sleeps about M ms per
 // game before storing it, as if it played it (0: workers do nothing but claim and store). The
 // sleep is drawn from M/2 to 3M/2 per game: real games end at different moments, and the same
 // sleep everywhere would have every worker store in the same millisecond, every game, which
 // measures a queue no tournament forms (64 workers waited 35 ms each behind one another).
+// --tests T: the games are T tests of the queue (docs/regression-testing.md) instead of one
+// tournament, and every worker goes through it as `knightly work` does: the open test that
+// needs games most (Store::open_tests), registered on it, its pairs recorded, its speed
+// stored, its pairs played until none is left, the test marked finished, the next one. The
+// queue's own work per test is counted into the store overhead of that test's games.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,7 +48,9 @@ struct Totals {
   std::int64_t superseded = 0;
   std::int64_t claim_us = 0;
   std::int64_t store_us = 0;
-  std::int64_t samples = 0;  // per-game overheads that follow, as uint32 microseconds
+  std::int64_t queue_us = 0;  // --tests: picking, joining and finishing tests
+  std::int64_t tests = 0;     // tests joined
+  std::int64_t samples = 0;   // per-game overheads that follow, as uint32 microseconds
   // When this worker stored its last game (steady_clock, which is CLOCK_MONOTONIC: one clock
   // for every process of the machine). The run's wall time ends at the last of these, not when
   // the last worker has seen there is nothing left (it may be sleeping off a busy answer).
@@ -77,8 +84,16 @@ bool read_all(int fd, void* data, std::size_t n) {
 }
 
 // One worker process: returns its exit code.
+// The pairs of a tournament of `games` games.
+std::vector<knightly::db::PairSlot> pair_slots(int games) {
+  std::vector<knightly::db::PairSlot> slots;
+  for (int p = 0; p < games / 2; ++p) slots.push_back({p / 1000, p % 1000, 2, 2 * p});
+  return slots;
+}
+
 int worker(const std::string& target, const knightly::db::StoreOptions& options,
-           std::int64_t tournament, int plies, int play_ms, int go_fd, int out_fd) {
+           std::int64_t tournament, int plies, int play_ms, int go_fd, int out_fd, int test_games,
+           const std::string& prefix) {
   try {
     auto opened = knightly::db::Store::open(target, options);
     if (!opened) {
@@ -88,9 +103,11 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
     knightly::db::Store& store = *opened;
     const auto alpha = *store.find_engine("Alpha");
     const auto beta = *store.find_engine("Beta");
-    const auto id = store.register_worker({"bench", ::getpid(), ""});
+    auto id = store.register_worker({"bench", ::getpid(), ""});
     char c;
     if (::read(go_fd, &c, 1) != 0) return 4;  // everyone starts at once (EOF)
+    const bool queue = test_games > 0;
+    const auto slots = pair_slots(test_games);
 
     Totals t;
     std::vector<std::uint32_t> samples;
@@ -104,14 +121,61 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
       std::this_thread::sleep_for(
           std::chrono::milliseconds(std::uniform_int_distribution<int>(0, play_ms)(rng)));
     int busy = 0;  // claims in a row that found every free pair in play
+    // --tests: the test this worker plays, and what joining it cost (charged to its games).
+    std::int64_t joined_us = 0, joined_games = 0;
+    const auto join_next = [&](std::int64_t leaving = 0) -> bool {
+      const auto q0 = clock_type::now();
+      // This run's tests only (a server's database may hold other runs').
+      // The first that has a pair to give, else the first (as knightly work picks).
+      std::int64_t next = 0, wanting = 0;
+      for (const auto& q : store.open_tests())
+        if (q.tournament.name.starts_with(prefix) && q.tournament.id != leaving) {
+          if (next == 0) next = q.tournament.id;
+          if (wanting == 0 && q.wants_workers()) wanting = q.tournament.id;
+        }
+      if (wanting != 0) next = wanting;
+      if (next == 0) return false;
+      tournament = next;
+      id = store.register_worker({"bench", ::getpid(), ""});
+      store.add_pairs(tournament, slots);
+      store.set_worker_speed(id, tournament, 1000000.0, 1.0);
+      joined_us = micros(clock_type::now() - q0);
+      t.queue_us += joined_us;
+      ++t.tests;
+      joined_games = 0;
+      return true;
+    };
+    if (queue && !join_next()) tournament = 0;
     for (;;) {
+      if (tournament == 0) break;
       const auto c0 = clock_type::now();
       auto r = store.claim_pair(tournament, id, std::chrono::minutes(5));
       const std::int64_t claim_us = micros(clock_type::now() - c0);
+      if (queue && (r.status == ClaimStatus::Exhausted || r.status == ClaimStatus::Stopped)) {
+        // Decided: the first to see it marks it (as Run::finish), then the next test.
+        const auto f0 = clock_type::now();
+        if (r.status == ClaimStatus::Exhausted)
+          store.finish_tournament(tournament, knightly::db::TournamentStatus::Finished,
+                                  "complete: all games played");
+        store.control(tournament);
+        t.queue_us += micros(clock_type::now() - f0);
+        if (!join_next()) break;
+        continue;
+      }
       if (r.status == ClaimStatus::Exhausted || r.status == ClaimStatus::Stopped) break;
       if (r.status == ClaimStatus::Busy) {
-        // The last pairs are in play elsewhere: wait as Run::wait_for_work does (5 ms,
+        // The last pairs are in play elsewhere: a queue's worker goes to another test that has
+        // a free pair (as Run's other_work); else it waits as Run::wait_for_work does (5 ms,
         // doubling, at most 1 s). Looking for work that is not there is not a game's cost.
+        if (queue) {
+          const auto q0 = clock_type::now();
+          bool elsewhere = false;
+          for (const auto& q : store.open_tests())
+            elsewhere = elsewhere || (q.tournament.name.starts_with(prefix) &&
+                                      q.tournament.id != tournament && q.wants_workers());
+          t.queue_us += micros(clock_type::now() - q0);
+          if (elsewhere && join_next(tournament)) continue;
+        }
         ++t.busy;
         std::this_thread::sleep_for(std::chrono::milliseconds(5 << std::min(busy++, 7)));
         continue;
@@ -135,8 +199,12 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
                               .count();
         ++t.games;
         if (outcome != knightly::db::StoreOutcome::Stored) ++t.superseded;
-        // The claim's cost is shared by the games it brought.
-        samples.push_back(static_cast<std::uint32_t>(store_us + claim_us / std::max(games, 1)));
+        // The claim's cost is shared by the games it brought; joining a test by the first games
+        // this worker played of it (the test's share of the queue's work).
+        std::int64_t join_share = 0;
+        if (queue && joined_games++ == 0) join_share = joined_us;
+        samples.push_back(
+            static_cast<std::uint32_t>(store_us + claim_us / std::max(games, 1) + join_share));
       }
     }
     t.samples = static_cast<std::int64_t>(samples.size());
@@ -165,6 +233,7 @@ int main(int argc, char** argv) {
   int games = 2000;
   int plies = 60;
   int play_ms = 0;
+  int tests = 0;
   bool sync_full = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -181,23 +250,31 @@ int main(int argc, char** argv) {
       play_ms = std::atoi(argv[++i]);
     else if (a == "--sync" && has_value)
       sync_full = std::strcmp(argv[++i], "normal") != 0;
+    else if (a == "--tests" && has_value)
+      tests = std::atoi(argv[++i]);
     else {
       std::fprintf(stderr,
                    "usage: knightly-bench-workers --db TARGET [--workers N] [--games G] "
-                   "[--plies P] [--play-ms M] [--sync full|normal]\n");
+                   "[--plies P] [--play-ms M] [--sync full|normal] [--tests T]\n");
       return 2;
     }
   }
-  if (target.empty() || workers < 1 || games < 2) {
-    std::fprintf(stderr, "knightly-bench-workers: --db, --workers >= 1, --games >= 2\n");
+  if (target.empty() || workers < 1 || games < 2 || tests < 0 || (tests && games / tests < 2)) {
+    std::fprintf(stderr,
+                 "knightly-bench-workers: --db, --workers >= 1, --games >= 2, at least 2 games "
+                 "per test\n");
     return 2;
   }
+  const int test_games = tests ? games / tests / 2 * 2 : 0;
+  if (tests) games = test_games * tests;
   knightly::db::StoreOptions options;
   options.sync_every_commit = sync_full;
   options.busy_timeout_ms = 60000;
 
   // The tournament and its pairs, as the first worker of a run would record them.
   std::int64_t tournament = 0;
+  const std::string name = "bench-workers-" + std::to_string(::getpid()) + "-" +
+                           std::to_string(clock_type::now().time_since_epoch().count());
   {
     auto opened = knightly::db::Store::open(target, options);
     if (!opened) {
@@ -205,14 +282,22 @@ int main(int argc, char** argv) {
       return 2;
     }
     knightly::db::Store& store = *opened;
-    const std::string name = "bench-workers-" + std::to_string(::getpid()) + "-" +
-                             std::to_string(clock_type::now().time_since_epoch().count());
-    tournament = store.create_tournament({name, knightly::db::TournamentKind::Run, "", 1, ""}).id;
     store.upsert_engine({"Alpha", "/bin/alpha", "Hash=16", "Alpha 1", "", "", false});
     store.upsert_engine({"Beta", "/bin/beta", "Hash=16", "Beta 1", "", "", false});
-    std::vector<knightly::db::PairSlot> slots;
-    for (int p = 0; p < games / 2; ++p) slots.push_back({p / 1000, p % 1000, 2, 2 * p});
-    store.add_pairs(tournament, slots);
+    if (tests == 0) {
+      tournament = store.create_tournament({name, knightly::db::TournamentKind::Run, "", 1, ""}).id;
+      store.add_pairs(tournament, pair_slots(games));
+    }
+    // The queue: T tests submitted as `knightly submit` adds them; the workers record the pairs.
+    for (int k = 0; k < tests; ++k) {
+      knightly::db::NewTest test;
+      test.tournament = {name + "-" + std::to_string(k), knightly::db::TournamentKind::Sprt, "", 1,
+                         ""};
+      test.format = "sprt";
+      test.definition = "--new A --base B";
+      // Its pairs recorded at submission, as `knightly submit` does.
+      store.add_pairs(store.submit_test(test).id, pair_slots(test_games));
+    }
   }
 
   // One pipe per worker for its figures (writes from several would interleave), one shared
@@ -233,7 +318,8 @@ int main(int argc, char** argv) {
       ::close(go[1]);
       ::close(out[0]);
       for (int fd : outs) ::close(fd);
-      _exit(worker(target, options, tournament, plies, play_ms, go[0], out[1]));
+      _exit(worker(target, options, tournament, plies, play_ms, go[0], out[1], test_games,
+                   name + "-"));
     }
     ::close(out[1]);
     outs.push_back(out[0]);
@@ -265,6 +351,8 @@ int main(int argc, char** argv) {
     all.superseded += t.superseded;
     all.claim_us += t.claim_us;
     all.store_us += t.store_us;
+    all.queue_us += t.queue_us;
+    all.tests += t.tests;
     all.last_store_ns = std::max(all.last_store_ns, t.last_store_ns);
   }
   const auto start_ns =
@@ -284,7 +372,11 @@ int main(int argc, char** argv) {
   const double worker_cpu_ms =
       worker_cpu_s * 1000.0 / static_cast<double>(std::max<std::int64_t>(all.games, 1));
   const double mean_ms =
-      all.games ? static_cast<double>(all.claim_us + all.store_us) / 1000.0 / all.games : 0;
+      all.games
+          ? static_cast<double>(all.claim_us + all.store_us + all.queue_us) / 1000.0 / all.games
+          : 0;
+  const double queue_ms_per_test =
+      all.tests ? static_cast<double>(all.queue_us) / 1000.0 / static_cast<double>(all.tests) : 0;
   const double p50 = percentile(samples, 0.50);
   const double p95 = percentile(samples, 0.95);
   std::printf(
@@ -298,15 +390,20 @@ int main(int argc, char** argv) {
       all.games ? all.store_us / 1000.0 / all.games : 0.0, p50, p95, worker_cpu_ms);
   std::printf(
       "RESULT workers=%d games=%lld games_per_s=%.1f claims_per_s=%.1f wall_ms_per_game=%.3f "
-      "overhead_ms=%.3f overhead_p95_ms=%.3f worker_cpu_ms=%.3f\n",
+      "overhead_ms=%.3f overhead_p95_ms=%.3f worker_cpu_ms=%.3f tests=%d "
+      "queue_ms_per_test=%.3f\n",
       workers, static_cast<long long>(all.games), all.games / wall, all.claims / wall,
       wall * 1000.0 / static_cast<double>(std::max<std::int64_t>(all.games, 1)), mean_ms, p95,
-      worker_cpu_ms);
+      worker_cpu_ms, tests, queue_ms_per_test);
 
   // Every game stored once, none superseded, nothing failed: otherwise the figures lie.
   auto check = knightly::db::Store::open(target, options);
   knightly::db::GameFilter f;
-  f.tournament_ids = {tournament};
+  if (tests == 0)
+    f.tournament_ids = {tournament};
+  else if (check)
+    for (const auto& t : check->tests())
+      if (t.tournament.name.starts_with(name + "-")) f.tournament_ids.push_back(t.tournament.id);
   const std::int64_t stored = check ? check->count_games(f) : -1;
   if (failed || all.superseded || all.games != games / 2 * 2 || stored != all.games) {
     std::fprintf(stderr,

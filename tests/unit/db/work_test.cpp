@@ -433,7 +433,9 @@ STORE_TEST("a worker killed mid-pair leaves a lease that another worker takes ov
     auto store = db::Store::open(target);
     if (!store) _exit(3);
     const auto w = store->register_worker(identity(::getpid()));
-    auto c = store->claim_pair(tournament, w, 300ms);
+    // Long enough that the survivor's first claim (its connection included, on a loaded
+    // machine) comes while the lease holds; short enough to wait out below.
+    auto c = store->claim_pair(tournament, w, 3s);
     if (!c.claim) _exit(4);
     store->store_game(*c.claim, synthetic_game(0, 10), *store->find_engine("Alpha"),
                       *store->find_engine("Beta"));
@@ -455,7 +457,7 @@ STORE_TEST("a worker killed mid-pair leaves a lease that another worker takes ov
   auto next = store.claim_pair(tournament, w, 60s);
   REQUIRE(next.claim);
   CHECK(next.claim->schedule_index == 2);
-  std::this_thread::sleep_for(400ms);
+  std::this_thread::sleep_for(3100ms);
   auto taken = store.claim_pair(tournament, w, 60s);
   REQUIRE(taken.claim);
   CHECK(taken.claim->schedule_index == 0);

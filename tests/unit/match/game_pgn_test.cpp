@@ -1,11 +1,13 @@
 #include "runner/match/game_pgn.h"
 
 #include <catch2/catch.hpp>
+#include <regex>
 #include <sstream>
 
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
 #include "runner/match/game.h"
+#include "runner/match/pv_check.h"
 #include "runner/match/time_control.h"
 #include "tests/unit/pgn/pgn_test_util.h"
 
@@ -361,6 +363,92 @@ TEST_CASE("PGN options: fastchess's extra fields, LAN and UCI notation, the mini
   REQUIRE(min_games.games.size() == 1);
   CHECK(min_games.games[0].tags.size() == 7);
   CHECK(min_games.games[0].moves.size() == 8);
+}
+
+TEST_CASE("PGN fields: what the engine did not report is left out, never written as 0",
+          "[match][pgn]") {
+  GameSetup s;
+  s.white = "W";
+  s.black = "B";
+  std::regex line_rx("^info string pgncomment ");
+  s.match_line = &line_rx;
+  Game game = *Game::create(s);
+  // White reports everything fastchess writes; Black only a score, a depth and its nodes.
+  MoveReply full = reply("e2e4", 30, 10, 250);
+  full.eval.nodes = 1000;
+  full.eval.seldepth = 14;
+  full.eval.nps = 4000;
+  full.eval.engine_time_ms = 240;
+  full.eval.hashfull = 0;  // reported as 0: written as 0
+  full.eval.tbhits = 3;
+  full.eval.pv = "e2e4 d7d5";
+  full.info_strings = {"pgncomment first", "other", "pgncomment {second}"};
+  game.on_reply(full);
+  MoveReply bare = reply("d7d5", -20, 9, 120);
+  bare.eval.nodes = 500;
+  bare.info_strings = {"nothing to match"};
+  game.on_reply(bare);
+  // A pondering engine's latency counts from `go`, not from ponderhit.
+  MoveReply pondered = reply("e4d5", 60, 11, 10);
+  pondered.since_go_ms = 300;
+  pondered.eval.engine_time_ms = 295;
+  game.on_reply(pondered);
+  game.interrupt();
+  GameRecord rec = game.record(info());
+  REQUIRE(rec.moves.size() == 3);
+  CHECK(rec.moves[0].latency_ms == 10);
+  CHECK(!rec.moves[1].latency_ms);
+  CHECK(rec.moves[2].latency_ms == 5);
+  CHECK(rec.moves[0].lines == std::vector<std::string>{"info string pgncomment {second}"});
+  CHECK(rec.moves[1].lines.empty());
+
+  PgnOptions all;
+  all.nodes = all.seldepth = all.nps = all.hashfull = all.tbhits = all.latency = all.pv = true;
+  const std::string text = to_pgn(rec, game.pgn_header(info()), all);
+  auto parsed = chess::read_pgn(text);
+  REQUIRE(parsed.errors.empty());
+  REQUIRE(parsed.games.size() == 1);
+  const auto& g = parsed.games[0];
+  // fastchess's order; braces in an engine's line cannot end the comment.
+  CHECK(g.moves[0].comment ==
+        "+0.30/10 0.25s, latency=0.010s, n=1000, sd=14, nps=4000, hashfull=0, tbhits=3, "
+        "pv=\"e2e4 d7d5\", line=\"info string pgncomment (second)\"");
+  CHECK(g.moves[1].comment == "-0.20/9 0.12s, n=500");
+  CHECK(g.moves[2].comment.find("latency=0.005s") != std::string::npos);
+  test::TempDir dir;
+  test::write_file(dir.file("fields.pgn"), text);
+  CHECK(test::pgn_extract_errors(dir.file("fields.pgn")) == "");
+}
+
+TEST_CASE("PV checks: fastchess's warnings for a PV that does not hold", "[match][pgn]") {
+  const chess::Position start;
+  MoveEval e;
+  CHECK(!check_pv(start, e, false, "E"));  // no PV: nothing to check
+  e.pv = "e2e4 e7e5 g1f3";
+  CHECK(!check_pv(start, e, false, "E"));
+  e.pv = "e2e4 e2e4";
+  CHECK(check_pv(start, e, false, "E") == "Warning; Illegal PV move - move e2e4 from E");
+  // Fool's mate: 1. f3 e5 2. g4 Qh4#.
+  const chess::Position before_mate =
+      *chess::Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2");
+  e.pv = "d8h4";
+  e.mate = 1;
+  CHECK(!check_pv(before_mate, e, false, "E"));
+  e.pv = "d8h4 a2a3";
+  CHECK(check_pv(before_mate, e, false, "E") ==
+        "Warning; PV continues after checkmate - move a2a3 from E");
+  e.mate = 2;
+  e.pv = "d8h4";
+  CHECK(check_pv(before_mate, e, false, "E") == "Warning; Incomplete mating PV - from E");
+  CHECK(!check_pv(before_mate, e, true, "E"));  // a bound: no mate check, as fastchess
+  e.pv = "d8f6 a2a3 f6f3";
+  CHECK(check_pv(before_mate, e, false, "E") ==
+        "Warning; Mating PV does not end with checkmate - from E");
+  e.mate = 1;
+  CHECK(check_pv(before_mate, e, false, "E") == "Warning; Too long mating PV - from E");
+  CHECK(pv_warning_text("Warning; X - from E", "info depth 3 score mate 2 pv d8h4", "", "f2f3") ==
+        "Warning; X - from E\nInfo; info depth 3 score mate 2 pv d8h4\nPosition; startpos\n"
+        "Moves; f2f3");
 }
 
 TEST_CASE("LAN text of special moves", "[match][pgn]") {

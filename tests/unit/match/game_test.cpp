@@ -451,3 +451,27 @@ TEST_CASE("termination names are docs/schema.md's, and read back", "[match][game
   CHECK_FALSE(parse_termination("draw adjudication"));
   CHECK_FALSE(parse_termination(""));
 }
+
+TEST_CASE("ponder command: the side that moved, after its predicted reply, on its own clock",
+          "[match][game]") {
+  GameSetup s = setup();
+  s.limits[White].tc = *parse_time_control("10+0.1");
+  s.limits[Black].tc = *parse_time_control("5+0.05");
+  Game g = make(s);
+  g.on_reply(move("e2e4", 0, 5, 400));
+  std::vector<std::string> moves;
+  auto ponder = g.ponder_command("e7e5", moves);
+  REQUIRE(ponder);
+  CHECK(ponder->side == White);
+  CHECK(std::vector<std::string>(ponder->moves.begin(), ponder->moves.end()) ==
+        std::vector<std::string>{"e2e4", "e7e5"});
+  CHECK(ponder->position == nullptr);
+  CHECK(ponder->wtime_ms == 10000 - 400 + 100);  // White's clock after its move
+  CHECK(ponder->btime_ms == 5000);
+  CHECK(ponder->budget_ms == g.clock(White).budget_ms());
+  // The game itself goes on unchanged: Black is to move, its request its own.
+  CHECK(g.next_command().side == Black);
+  CHECK(g.uci_moves().size() == 1);
+  CHECK_FALSE(g.ponder_command("e7e4", moves));  // not a legal reply
+  CHECK_FALSE(g.ponder_command("xyz", moves));
+}

@@ -230,3 +230,14 @@ TEST_CASE("moves are told in coordinates or SAN and read in either", "[players][
   CHECK_FALSE(parse_engine_move(start, "xyz"));
   CHECK_FALSE(parse_engine_move(start, ""));
 }
+
+TEST_CASE("edit: the position for an engine without setboard, as cutechess sends it",
+          "[xboard_parser]") {
+  auto white = chess::Position::from_fen("4k3/8/8/8/8/8/4P3/4K2R w K - 0 1");
+  REQUIRE(white);
+  CHECK(edit_commands(*white, false) == "edit\n#\nKe1\nRh1\nPe2\nc\nKe8\n.\n");
+  auto black = chess::Position::from_fen("4k3/3p4/8/8/8/8/8/4K3 b - - 0 1");
+  REQUIRE(black);
+  CHECK(edit_commands(*black, false) == "b2b3\nedit\n#\nKe1\nc\nPd7\nKe8\n.\n");
+  CHECK(edit_commands(*black, true).starts_with("usermove b2b3\nedit\n"));
+}

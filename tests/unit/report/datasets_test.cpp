@@ -46,6 +46,7 @@ TEST_CASE("move_stats_json: averages per engine and move, nps over timed moves o
   a.move_number = 2;
   a.moves = 4;
   a.depth_sum = 30;
+  a.depth_moves = 4;
   a.nodes_sum = 4000;
   a.time_ms_sum = 200;
   a.timed_moves = 2;
@@ -58,19 +59,20 @@ TEST_CASE("move_stats_json: averages per engine and move, nps over timed moves o
   b.move_number = 1;
   b.timed_ms = 0;  // no move had a think time: nps unknown
   b.clock_moves = 0;
+  b.depth_sum = 27;  // one of its 4 moves had a mate score: depth over the other 3
+  b.depth_moves = 3;
   rows.push_back(b);
   db::MoveStats c;
   c.engine = "alpha";
   c.move_number = 1;
-  c.moves = 1;
-  c.depth_sum = 5;
+  c.moves = 1;  // with a mate score: no depth to show (an engine reports its maximum)
   rows.push_back(c);
   const std::string j = move_stats_json(rows, 10, 50);
   CHECK(
       j ==
       R"({"games":10,"of":50,"engines":[)"
-      R"({"engine":"alpha","rows":[[1,1,5.00,0,null,0.0,null]]},)"
-      R"({"engine":"zeta","rows":[[1,4,7.50,1000,null,50.0,null],[2,4,7.50,1000,20000,50.0,10000]]}]})");
+      R"({"engine":"alpha","rows":[[1,1,null,0,null,0.0,null]]},)"
+      R"({"engine":"zeta","rows":[[1,4,9.00,1000,null,50.0,null],[2,4,7.50,1000,20000,50.0,10000]]}]})");
 }
 
 TEST_CASE("parse_utc: the stored form, with or without a fraction", "[report][datasets]") {

@@ -1,4 +1,5 @@
-// One game for the replay: placements per ply and the final FEN come from the chess rules.
+// One game for the replay: the full FEN after every ply and the final FEN come from the chess
+// rules.
 #include "runner/report/game_view.h"
 
 #include <catch2/catch.hpp>
@@ -35,7 +36,7 @@ GameRecord ruy_lopez(std::vector<std::string> moves) {
 
 }  // namespace
 
-TEST_CASE("game_json: placements after every ply and the final FEN", "[report][game]") {
+TEST_CASE("game_json: the full FEN after every ply and the final FEN", "[report][game]") {
   const auto g = ruy_lopez({"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"});
   const std::string j = report::game_json(42, "night", g);
   // An empty start FEN is the initial position.
@@ -43,11 +44,11 @@ TEST_CASE("game_json: placements after every ply and the final FEN", "[report][g
         std::string::npos);
   CHECK(
       j.find(
-          R"(["e2e4","s0","rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR",null,null,0,0,0,null,1])") !=
+          R"(["e2e4","s0","rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",null,null,0,0,0,null,1])") !=
       std::string::npos);
   CHECK(
       j.find(
-          R"(["a7a6","s5","r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R",50,null,7,1000,12,5000,0])") !=
+          R"(["a7a6","s5","r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4",50,null,7,1000,12,5000,0])") !=
       std::string::npos);
   CHECK(
       j.find(
@@ -76,8 +77,8 @@ TEST_CASE("game_json: a move the rules reject ends the replay and says where", "
   const std::string j = report::game_json(7, "t", g);
   CHECK(j.find(R"("replay_error":"ply 3 ('e1e3'): )") != std::string::npos);
   CHECK(j.find(R"("final_fen":"")") != std::string::npos);
-  // The plies before it still have their placements, the ones from it on none.
-  CHECK(j.find(R"(["e7e5","s1","rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR")") !=
+  // The plies before it still have their FENs, the ones from it on none.
+  CHECK(j.find(R"(["e7e5","s1","rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")") !=
         std::string::npos);
   CHECK(j.find(R"(["e1e3","s2","",)") != std::string::npos);
   CHECK(j.find(R"(["b8c6","s3","",)") != std::string::npos);

@@ -5,6 +5,7 @@
 
 #include "runner/report/json.h"
 #include "runner/stats/elo.h"
+#include "runner/stats/report.h"
 
 using namespace knightly::runner;
 
@@ -61,9 +62,54 @@ TEST_CASE("match_json: without pairs Elo comes from W/D/L, no SPRT gives null", 
   const std::string j = report::match_json("a", "b", pts, std::nullopt);
   const auto e1 = stats::get_elo(pts[0].wdl);
   CHECK(j.find(R"("elo_from":"games")") != std::string::npos);
-  CHECK(j.find("\"elo\":[[1," + report::json_number(e1.elo, 2)) != std::string::npos);
+  // One win out of one game has no finite Elo: the point holds its 95% bound only.
+  REQUIRE(e1.unbounded);
+  CHECK(j.find("\"elo\":[[1,null," + report::json_number(e1.bound95, 2) + ",null]") !=
+        std::string::npos);
   CHECK(j.find("[3,0.00,") != std::string::npos);  // an even score is 0 Elo
+  CHECK(j.find(R"("elo_text":"0.0 +/- )") != std::string::npos);
   CHECK(j.find(R"("sprt":null)") != std::string::npos);
+}
+
+TEST_CASE("match_json: a 100% score is +inf with its bound, never fishtest's clamped 1199.8",
+          "[report][match]") {
+  // 150 wins in 75 pairs, as the issue's match: the last point is what query sprt prints.
+  std::vector<report::MatchPoint> pts{point(150, {0, 0, 150}, {0, 0, 0, 0, 0, 75})};
+  const std::string j = report::match_json("a", "b", pts, std::nullopt);
+  const auto e = stats::get_elo(pts[0].ptnml);
+  REQUIRE(e.unbounded);
+  CHECK(j.find("\"elo_text\":" + report::json_string(stats::elo_text(e, 1))) != std::string::npos);
+  CHECK(j.find("\"elo\":[[150,null," + report::json_number(e.bound95, 2) + ",null]]") !=
+        std::string::npos);
+  CHECK(j.find("1199.") == std::string::npos);
+  // 0%: the upper bound only.
+  pts = {point(10, {10, 0, 0}, {5, 0, 0, 0, 0, 0})};
+  const std::string zero = report::match_json("a", "b", pts, std::nullopt);
+  CHECK(zero.find("\"elo\":[[10,null,null," +
+                  report::json_number(stats::get_elo(pts[0].ptnml).bound95, 2) + "]]") !=
+        std::string::npos);
+}
+
+TEST_CASE("match_json: a decided SPRT shows the LLR at its decision, not of later games",
+          "[report][match]") {
+  std::vector<report::MatchPoint> pts;
+  pts.push_back(point(2, {0, 0, 2}, {0, 0, 0, 0, 0, 1}));
+  pts.push_back(point(4, {0, 0, 4}, {0, 0, 0, 0, 0, 2}));
+  pts.push_back(point(6, {0, 1, 5}, {0, 0, 0, 0, 1, 2}));  // a pair stored after the decision
+  stats::SprtConfig sprt{0, 10, 0.05, 0.05, stats::EloModel::Normalized};
+  const report::DecidedPoint decided{4, stats::sprt_status(sprt, pts[1].ptnml)};
+  const std::string j = report::match_json("a", "b", pts, sprt, decided);
+  CHECK(j.find("\"llr\":" + report::json_number(decided.status.llr, 4) + ",") != std::string::npos);
+  CHECK(j.find(R"("decided_after":4)") != std::string::npos);
+  // The path ends at the decision.
+  CHECK(j.find("\"llr_path\":[[2," +
+               report::json_number(stats::sprt_status(sprt, pts[0].ptnml).llr, 4) + "],[4," +
+               report::json_number(decided.status.llr, 4) + "]]") != std::string::npos);
+  const std::string undecided = report::match_json("a", "b", pts, sprt);
+  CHECK(undecided.find(R"("decided_after":null)") != std::string::npos);
+  CHECK(undecided.find(
+            "\"llr\":" + report::json_number(stats::sprt_status(sprt, pts[2].ptnml).llr, 4) +
+            ",") != std::string::npos);
 }
 
 TEST_CASE("match_json: no games at all", "[report][match]") {

@@ -127,6 +127,26 @@ STORE_TEST(
   CHECK_FALSE(find(rows, "alpha", 1));
 }
 
+STORE_TEST(
+    "report: move_stats: a move with a mate score adds no depth (engines report their "
+    "maximum)") {
+  Fixture f(database);
+  runner::GameRecord g = game(0, "alpha", "beta", 4, 0);
+  g.moves[2].eval.mate = 3;  // alpha's move 2: Stockfish reports depth 245 with a mate
+  g.moves[2].eval.depth = 245;
+  f.store.insert_game(f.t, g, f.a, f.b);
+  const auto rows = f.store.move_stats({});
+  const auto* a2 = find(rows, "alpha", 2);
+  REQUIRE(a2);
+  CHECK(a2->moves == 1);
+  CHECK(a2->depth_sum == 0);
+  CHECK(a2->depth_moves == 0);
+  const auto* a1 = find(rows, "alpha", 1);
+  REQUIRE(a1);
+  CHECK(a1->depth_sum == 1);
+  CHECK(a1->depth_moves == 1);
+}
+
 STORE_TEST("report: for_each_result: stored order, names, results") {
   Fixture f(database);
   // Stored out of schedule order: index 3 first.

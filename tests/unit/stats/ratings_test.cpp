@@ -9,6 +9,8 @@
 #include <random>
 #include <vector>
 
+#include "runner/stats/elo.h"
+
 using namespace knightly::runner::stats;
 
 namespace {
@@ -231,14 +233,51 @@ TEST_CASE("a game list aggregates into the same ratings", "[stats][ratings]") {
   for (const auto& e : r->engines) CHECK(std::isfinite(e.rating));
 }
 
-TEST_CASE("bad input is an error value", "[stats][ratings]") {
-  const std::vector<PairResults> split{{0, 1, 5, 5, 5}, {2, 3, 5, 5, 5}};
-  auto r = compute_ratings(4, split);
+TEST_CASE("engines in groups that never met are rated group by group, as Ordo does",
+          "[stats][ratings]") {
+  // Group {0, 1}: 1 scores 40 of 60; group {2, 3, 4}: a cycle plus a perfect score for 4 over 3.
+  const std::vector<PairResults> split{
+      {0, 1, 10, 20, 30}, {2, 3, 6, 3, 1}, {3, 4, 0, 0, 8}, {2, 4, 4, 2, 4}};
+  RatingOptions o;
+  o.simulations = 50;
+  o.anchor_rating = 1000;
+  o.names = {"a", "b", "c", "d", "e"};
+  const auto r = compute_ratings(5, split, o);
+  REQUIRE(r.has_value());
+  CHECK(r->groups == 2);
+  // The larger group is group 1.
+  for (int i : {2, 3, 4}) CHECK(r->engines[i].group == 1);
+  for (int i : {0, 1}) CHECK(r->engines[i].group == 2);
+  // Each group is centred on the anchor rating, and a group's ratings are those it gets alone.
+  CHECK(r->engines[0].rating + r->engines[1].rating == Approx(2000.0));
+  CHECK(r->engines[2].rating + r->engines[3].rating + r->engines[4].rating == Approx(3000.0));
+  const std::vector<PairResults> alone{{0, 1, 10, 20, 30}};
+  RatingOptions a;
+  a.simulations = 0;
+  a.anchor_rating = 1000;
+  const auto two = compute_ratings(2, alone, a);
+  REQUIRE(two.has_value());
+  CHECK(r->engines[1].rating == Approx(two->engines[1].rating));
+  CHECK(r->engines[1].rating - r->engines[0].rating ==
+        Approx(score_to_elo(40.0 / 60.0)).epsilon(1e-6));
+  for (const auto& e : r->engines) CHECK(std::isfinite(e.rating));
+  CHECK(r->engines[0].error95 > 0);
+  // The anchor fixes its own group only.
+  o.anchor = 0;
+  o.anchor_rating = 0;
+  const auto anchored = compute_ratings(5, split, o);
+  REQUIRE(anchored.has_value());
+  CHECK(anchored->engines[0].rating == Approx(0.0).margin(1e-9));
+  CHECK(anchored->engines[2].rating + anchored->engines[3].rating + anchored->engines[4].rating ==
+        Approx(0.0).margin(1e-6));
+}
+
+TEST_CASE("bad input is an error value, naming the engine", "[stats][ratings]") {
+  RatingOptions named;
+  named.names = {"alpha", "beta", "gamma"};
+  auto r = compute_ratings(3, std::vector<PairResults>{{0, 1, 1, 1, 1}}, named);
   REQUIRE_FALSE(r.has_value());
-  CHECK(r.error().find("not connected") != std::string::npos);
-  r = compute_ratings(3, std::vector<PairResults>{{0, 1, 1, 1, 1}});
-  REQUIRE_FALSE(r.has_value());
-  CHECK(r.error().find("no games") != std::string::npos);
+  CHECK(r.error().find("'gamma' has no games") != std::string::npos);
   r = compute_ratings(2, std::vector<PairResults>{{0, 7, 1, 1, 1}});
   CHECK_FALSE(r.has_value());
   RatingOptions o;

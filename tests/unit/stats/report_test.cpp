@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
 
 #include "runner/stats/elo.h"
 #include "runner/stats/sprt.h"
@@ -22,6 +23,12 @@ Pentanomial sample_pairs() {
   p.wd = 55;
   p.ww = 37;
   return p;
+}
+
+std::string fixed_text(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
 }
 
 }  // namespace
@@ -106,10 +113,10 @@ TEST_CASE("fastchess ratios: draw ratio over pairs, pairs ratio, WL/DD", "[stats
   only_wins.ww = 3;
   CHECK(std::isinf(pairs_ratio(only_wins)));
   CHECK(std::isnan(wl_dd_ratio(only_wins)));
-  // No NaN is ever printed: 0/0 is "n/a", x/0 is "inf".
+  // No NaN or infinity is ever printed as a ratio: 0/0 and x/0 are "n/a".
   const std::string block = fastchess_report({"A", "B", "tc", "1t", "16MB", ""}, only_wins.games(),
                                              only_wins, std::nullopt);
-  CHECK(block.find("PairsRatio: inf\n") != std::string::npos);
+  CHECK(block.find("PairsRatio: n/a\n") != std::string::npos);
   CHECK(block.find("WL/DD Ratio: n/a\n") != std::string::npos);
   CHECK(block.find("nan") == std::string::npos);
   // Nothing played yet: every ratio has nothing to divide.
@@ -172,6 +179,34 @@ TEST_CASE("a 100% or 0% score prints as unbounded with its 95% bound, never a cl
   CHECK_FALSE(get_elo(won).unbounded);
   CHECK(elo_value_text(get_elo(won), 1) != "+inf");
   CHECK_FALSE(get_elo(Trinomial{}).unbounded);
+
+  // An even score's Elo is -0.0 in floating point: it prints as 0.0, as the report's JSON does.
+  const Trinomial even{3, 4, 3};
+  CHECK(elo_text(get_elo(even), 1).rfind("0.0 +/- ", 0) == 0);
+  CHECK(cutechess_elo_line(even).rfind("Elo difference: 0.0 +/- ", 0) == 0);
+}
+
+TEST_CASE("Knightly's match line: the Elo from the pairs when there are pairs, else the games",
+          "[stats][report]") {
+  const Pentanomial pairs = sample_pairs();
+  const Trinomial games = pairs.games();
+  const EloEstimate e = get_elo(pairs);
+  // The figures of fastchess's block (and so of the report and query sprt), to one decimal.
+  CHECK(match_elo_line(games, pairs, true) ==
+        "Elo difference: " + elo_text(e, 1) + ", LOS: " + fixed_text(e.los * 100.0, 1) +
+            " %, DrawRatio: " + fixed_text(draw_ratio_pairs(pairs) * 100.0, 1) + " % (from " +
+            std::to_string(pairs.pairs()) + " game pairs)");
+  CHECK(match_elo_line(games, pairs, true) != cutechess_elo_line(games));
+  // Single games, or no complete pair yet: cutechess's line from the games.
+  CHECK(match_elo_line(games, pairs, false) == cutechess_elo_line(games));
+  CHECK(match_elo_line(Trinomial{0, 0, 1}, Pentanomial{}, true) ==
+        cutechess_elo_line(Trinomial{0, 0, 1}));
+  // A sweep: +inf with the bound every other output shows.
+  Pentanomial sweep;
+  sweep.ww = 5;
+  CHECK(match_elo_line(sweep.games(), sweep, true) ==
+        "Elo difference: " + elo_text(get_elo(sweep), 1) +
+            ", LOS: 100.0 %, DrawRatio: 0.0 % (from 5 game pairs)");
 }
 
 TEST_CASE("cutechess lines", "[stats][report]") {
@@ -193,4 +228,24 @@ TEST_CASE("cutechess lines", "[stats][report]") {
   s.llr = 0.5;
   s.decision = decide(s.llr, s.bounds);
   CHECK(cutechess_sprt_line(s) == "SPRT: llr 0.5 (17.0%), lbound -2.94, ubound 2.94");
+}
+
+TEST_CASE("the fastchess block counts finished pairs alone, as fishtest asserts",
+          "[stats][report]") {
+  // Five games played: two finished pairs (WW, WL) and the first game of a third (a win).
+  Pentanomial pairs;
+  pairs.ww = 1;
+  pairs.wl = 1;
+  Trinomial games = pairs.games();
+  games.add(Outcome::Win);
+  REQUIRE(games.games() == 5);
+  const std::string block =
+      fastchess_report({"A", "B", "tc", "1t", "16MB", ""}, games, pairs, SprtConfig{});
+  CHECK(block.find("Games: 4, Wins: 3, Losses: 1, Draws: 0, Points: 3.0 (75.00 %)") !=
+        std::string::npos);
+  CHECK(block.find("Ptnml(0-2): [0, 0, 1, 0, 1], WL/DD Ratio: n/a") != std::string::npos);
+  // Single games (penta=false) count every game.
+  const std::string wdl =
+      fastchess_report({"A", "B", "tc", "1t", "16MB", ""}, games, pairs, std::nullopt, false);
+  CHECK(wdl.find("Games: 5, Wins: 4") != std::string::npos);
 }

@@ -57,7 +57,7 @@ TEST_CASE("a bad book line used by the schedule is reported with file:line") {
   c.engines.resize(2);
   c.engines[0].name = "a";
   c.engines[1].name = "b";
-  c.openings.order = "sequential";
+  c.openings.order = BookOrder::Sequential;
   c.tournament.rounds = 10;
   Schedule s(c, 1, book.size());
   int failures = 0;
@@ -135,7 +135,7 @@ TEST_CASE("a bad PGN game is reported with its file line") {
 TEST_CASE("8moves_v3.pgn: plies cut keeps the first plies of each game") {
   OpeningsConfig o;
   o.file = knightly::test::data_path("books/8moves_v3.pgn");
-  o.format = "pgn";
+  o.format = BookFormat::Pgn;
   o.plies = 6;
   auto cut = load_opening_book(o);
   REQUIRE(cut.has_value());

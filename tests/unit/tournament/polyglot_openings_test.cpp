@@ -65,7 +65,7 @@ Config config(const std::string& openings) {
 
 TEST_CASE("a Polyglot book: weighted lines per pair, shared, replayable") {
   const Config c = config("");
-  CHECK(c.openings.format == "bin");
+  CHECK(choice_name(c.openings.format) == "bin");
   auto book = OpeningBook::from_polyglot(book_bytes(), "b.bin");
   REQUIRE(book.has_value());
   CHECK(book->size() == 0u);  // nothing indexed: lines are drawn
@@ -110,7 +110,7 @@ TEST_CASE("a Polyglot book from a 960 position and bad book files") {
   auto book = OpeningBook::from_polyglot(book_bytes(), "b.bin");
   REQUIRE(book.has_value());
   Config c = config("");
-  c.tournament.variant = "fischerandom";
+  c.tournament.variant = Variant::Fischerandom;
   Schedule s(c, 1, 0);
   auto o = opening_for(s.at(0), &*book, c.openings, true);
   REQUIRE(o.has_value());
