@@ -114,6 +114,21 @@ TEST_CASE("postgresql: no command shows or stores the password of its database U
   run("import", {"import", dir.file("i.pgn"), "--db", url});
   run("stop", {"stop", "secret", "--db", url});
   run("stop of a missing tournament", {"stop", "nope", "--db", url});
+  // The test queue: a config naming the URL, and knightly sprt's words with it, submitted;
+  // a worker that plays them; the queue listed; every worker stopped.
+  write_file(dir.file("q.toml"), std::string(kConfig).replace(kConfig.find("secret"), 6, "queued") +
+                                     "[output]\ndatabase = \"" + url + "\"\n");
+  auto submitted = run("submit", {"submit", dir.file("q.toml"), "--cache", dir.file("cache")});
+  CHECK(submitted.exit_code == 0);
+  auto sprt = run("sprt --submit",
+                  {"sprt", "--new", "builtin=a option.Search=random depth=1", "--base",
+                   "builtin=b option.Search=greedy depth=1", "--depth", "1", "--max-games", "2",
+                   "--name", "queued-sprt", "--db", url, "--submit", "--cache", dir.file("cache")});
+  CHECK(sprt.exit_code == 0);
+  auto worked = run("work", {"work", "--db", url, "--until-empty", "--cache", dir.file("cache")});
+  CHECK(worked.exit_code == 0);
+  run("query tests", {"query", "tests", "--db", url, "--format", "json"});
+  run("stop --all", {"stop", "--all", "--db", url});
   // Failures: libpq's own messages quote what they could not use.
   auto wrong = run("a wrong password", {"query", "tournaments", "--db", role.wrong_url()});
   CHECK(wrong.exit_code == 2);
@@ -125,20 +140,23 @@ TEST_CASE("postgresql: no command shows or stores the password of its database U
   {
     ServeProcess serve(url, dir);
     REQUIRE(serve.port() > 0);
-    for (const char* target :
-         {"/", "/api/report", "/api/summary", "/api/query/tournaments", "/api/games?limit=5"})
+    for (const char* target : {"/", "/api/report", "/api/summary", "/api/query/tournaments",
+                               "/api/games?limit=5", "/tests", "/api/tests", "/tests/2/api/report"})
       outputs.emplace_back(std::string("serve ") + target, get(serve.port(), "GET", target));
     serve.terminate();
     outputs.emplace_back("serve's banner", serve.output() + serve.errors());
   }
   // Every text the database holds.
   std::string stored;
-  for (const auto& row : pg_rows(schema.url(),
-                                 "SELECT name || ' ' || config_text || ' ' || COALESCE(decision, "
-                                 "'') FROM tournaments UNION ALL SELECT name || ' ' || command || "
-                                 "' ' || options FROM engines UNION ALL SELECT pgn FROM games"))
+  for (const auto& row :
+       pg_rows(schema.url(),
+               "SELECT name || ' ' || config_text || ' ' || COALESCE(decision, "
+               "'') FROM tournaments UNION ALL SELECT name || ' ' || command || "
+               "' ' || options FROM engines UNION ALL SELECT pgn FROM games UNION ALL "
+               "SELECT definition || ' ' || source_path FROM tests"))
     stored += row.at(0) + "\n";
   CHECK(stored.find("secret") != std::string::npos);
+  CHECK(stored.find("queued-sprt") != std::string::npos);
   outputs.emplace_back("the stored rows", stored);
 
   for (const auto& [what, text] : outputs) {

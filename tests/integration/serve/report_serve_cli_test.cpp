@@ -277,17 +277,35 @@ TEST_CASE("serve: a foreign Host is refused, an allowed one served", "[serve][cl
   TempDir dir;
   ServeProcess serve(hostile_db(), dir, {"--allow-host", "knightly.lab.example"});
   REQUIRE(serve.port() > 0);
-  const auto with_host = [&](const std::string& host) {
+  const auto with_host = [&](const std::string& host, const std::string& target,
+                             const std::string& more = "") {
     RawConnection c(serve.port());
-    c.send("GET /api/query/standings HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+    c.send("GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n" + more +
+           "Connection: close\r\n\r\n");
     return c.receive([](const std::string&) { return false; });
   };
-  const std::string foreign = with_host("attacker.example");
-  CHECK(status_line(foreign) == "HTTP/1.1 403 Forbidden");
-  CHECK(foreign.find("Content-Type: application/json") != std::string::npos);
-  CHECK(body_of(foreign).find("engine") == std::string::npos);  // no data
-  CHECK(status_line(with_host("knightly.lab.example:8080")) == "HTTP/1.1 200 OK");
-  CHECK(status_line(with_host("localhost:" + std::to_string(serve.port()))) == "HTTP/1.1 200 OK");
+  const std::string local = "localhost:" + std::to_string(serve.port());
+  // The API, the test queue's list and its data, and a test's own pages: one check for all.
+  for (const char* target : {"/api/query/standings", "/tests", "/api/tests", "/tests/1/"}) {
+    INFO(target);
+    const std::string foreign = with_host("attacker.example", target);
+    CHECK(status_line(foreign) == "HTTP/1.1 403 Forbidden");
+    CHECK(foreign.find("Content-Type: application/json") != std::string::npos);
+    CHECK(body_of(foreign).find("engine") == std::string::npos);  // no data
+    // Another site's page aiming at it through the browser: refused before anything is read.
+    CHECK(status_line(with_host(local, target, "Sec-Fetch-Site: cross-site\r\n")) ==
+          "HTTP/1.1 403 Forbidden");
+  }
+  CHECK(status_line(with_host("knightly.lab.example:8080", "/api/query/standings")) ==
+        "HTTP/1.1 200 OK");
+  CHECK(status_line(with_host(local, "/api/query/standings")) == "HTTP/1.1 200 OK");
+  CHECK(status_line(with_host(local, "/api/tests")) == "HTTP/1.1 200 OK");
+  CHECK(status_line(with_host(local, "/tests", "Sec-Fetch-Site: same-origin\r\n")) ==
+        "HTTP/1.1 200 OK");
+  // A test that is not there: a JSON error, as everywhere else.
+  const std::string missing = with_host(local, "/tests/1/");
+  CHECK(status_line(missing) == "HTTP/1.1 404 Not Found");
+  CHECK(missing.find("Content-Type: application/json") != std::string::npos);
 }
 
 TEST_CASE("serve: while the database cannot be read every error is JSON naming no SQL",
@@ -300,13 +318,15 @@ TEST_CASE("serve: while the database cannot be read every error is JSON naming n
   // The file emptied under it (a disk that failed, a copy gone wrong): every read fails.
   std::filesystem::resize_file(dir.file("bad.db"), 0);
   // Answers not computed before must read the database.
-  for (const char* target : {"/api/query/h2h?engine=x", "/api/games?limit=7", "/api/game/1"}) {
+  // The test queue's list, its data and a test's own API too.
+  for (const char* target : {"/api/query/h2h?engine=x", "/api/games?limit=7", "/api/game/1",
+                             "/api/tests", "/tests", "/tests/1/api/summary"}) {
     INFO(target);
     const std::string r = get(serve.port(), "GET", target);
     CHECK(status_line(r) == "HTTP/1.1 503 Service Unavailable");
     CHECK(r.find("Content-Type: application/json") != std::string::npos);
     CHECK(body_of(r).starts_with("{\"error\":\"the database cannot be read now"));
-    for (const char* sql : {"SELECT", "FROM", "WHERE", "bad.db"})
+    for (const char* sql : {"SELECT", "FROM", "WHERE", "bad.db", "tests q"})
       CHECK(body_of(r).find(sql) == std::string::npos);
   }
   CHECK(serve.terminate() == 0);
