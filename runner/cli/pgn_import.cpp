@@ -154,6 +154,7 @@ GameRecord record_of(const chess::PgnGame& g, Result result) {
   if (chess960 && r.start_fen.empty()) r.start_fen = std::string(chess::Position::StartFen);
   chess::Position pos;
   if (auto p = chess::Position::from_fen(g.start_fen)) pos = *p;
+  r.moves.reserve(g.moves.size());
   for (const auto& m : g.moves) {
     MoveRecord mr;
     mr.uci = chess::to_uci(m.move, chess960);
@@ -454,8 +455,12 @@ class PgnImporter {
           filter, [&](const db::StoredGame& g) { prints.insert(game_fingerprint(g.record)); });
     }
     std::erase_if(candidates, [&](const Candidate& c) {
+      // Only a game whose Event names a played tournament with games is hashed (a copy of
+      // the record and a hash of its moves: not to be paid for every imported game).
       auto it = played_.find(c.event);
-      if (it == played_.end() || !it->second.count(game_fingerprint(c.item.record))) return false;
+      if (it == played_.end() || it->second.empty() ||
+          !it->second.count(game_fingerprint(c.item.record)))
+        return false;
       ++report_.duplicates;
       return true;
     });
