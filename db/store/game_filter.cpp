@@ -55,6 +55,15 @@ FilterSql filter_sql(const GameFilter& f) {
     terms.push_back("g.started_at < ?");
     out.params.emplace_back(f.until);
   }
+  if (f.first_stored > 0) {
+    // The same filter inside (its alias g shadows the outer one), cut to the first N stored.
+    GameFilter all = f;
+    all.first_stored = 0;
+    FilterSql inner = filter_sql(all);
+    terms.push_back("g.id IN (SELECT g.id FROM games g" + inner.where + " ORDER BY g.id LIMIT ?)");
+    out.params.insert(out.params.end(), inner.params.begin(), inner.params.end());
+    out.params.emplace_back(f.first_stored);
+  }
   for (std::size_t i = 0; i < terms.size(); ++i) out.where += (i ? " AND " : " WHERE ") + terms[i];
   return out;
 }

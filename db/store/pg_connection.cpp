@@ -216,7 +216,10 @@ void ignore_notice(void*, const char*) {}
 }  // namespace
 
 PgConnection::PgConnection(const std::string& url, const PgSettings& settings)
-    : url_(url), name_(redact_url(url)), secrets_(url_secrets(url)), settings_(settings) {
+    : url_(libpq_url(url)),
+      name_(location_text(url)),
+      secrets_(url_secrets(url)),
+      settings_(settings) {
   connect();
 }
 
@@ -243,7 +246,12 @@ void PgConnection::connect() {
     throw StoreException(
         describe_error(ErrorKind::Unavailable, name_, "connecting", "out of memory"));
   if (PQstatus(conn_) != CONNECTION_OK) {
-    const std::string message = scrub(trimmed(PQerrorMessage(conn_)));
+    std::string message = scrub(trimmed(PQerrorMessage(conn_)));
+    // Where the password belongs: a password file, never a command line (engines read those).
+    if (message.find("no password supplied") != std::string::npos)
+      message +=
+          "; give the password in ~/.pgpass or in a file PGPASSFILE names (mode 0600; "
+          "docs/distributed.md)";
     PQfinish(conn_);
     conn_ = nullptr;
     throw StoreException(describe_error(ErrorKind::Unavailable, name_, "connecting", message));

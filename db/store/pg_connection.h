@@ -33,7 +33,8 @@ struct PgSettings {
 
 class PgConnection final : public Connection {
  public:
-  // `url` is passed to libpq as given (with PGPASSFILE and the PG* environment); messages
+  // `url` is passed to libpq (db::libpq_url: a raw '@' in the password escaped), which adds
+  // PGPASSFILE and the PG* environment; messages
   // name it with its password replaced by ***. Throws StoreException (Unavailable).
   PgConnection(const std::string& url, const PgSettings& settings);
   ~PgConnection() override;

@@ -55,9 +55,10 @@ class Store {
  public:
   // Opens or creates `target`: an SQLite file (":memory:" for a private in-memory database)
   // or a PostgreSQL database, postgresql://user[:password]@host[:port]/name[?...] (also
-  // postgres://; the password may come from PGPASSFILE or PGPASSWORD instead). Errors name
-  // the database (a URL without its password): NotFound, ReadOnly, Locked, Unavailable,
-  // NotKnightly, TooNew, Io. A database that is not Knightly's is never modified.
+  // postgres://; the password may come from PGPASSFILE or PGPASSWORD instead), or either
+  // through env:NAME or file:PATH (database_url.h). Errors name the database as
+  // location_text() shows it: NotFound, ReadOnly, Locked, Unavailable, NotKnightly, TooNew,
+  // Io. A database that is not Knightly's is never modified.
   static std::expected<Store, StoreError> open(const std::string& target,
                                                const StoreOptions& options = {});
 
@@ -67,7 +68,8 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  // The database as messages name it: the path, or the URL with its password as ***.
+  // The database as messages name it (db::location_text): the path, or the URL with its
+  // password as ***.
   const std::string& path() const;
   bool is_postgres() const;
   int schema_version() const;
@@ -130,7 +132,11 @@ class Store {
   // Registers this worker (one per process) and returns its id.
   std::int64_t register_worker(const WorkerIdentity& worker);
   // Records the tournament's units of work; idempotent (every worker calls it at start).
-  void add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pairs);
+  // Written in batches of 10,000, each its own transaction; `stop` (may be empty) is asked
+  // before each: false when it said stop before all were written (the next call writes the
+  // rest).
+  bool add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pairs,
+                 const std::function<bool()>& stop = {});
   // Atomically claims the first pair, in schedule order, that is neither stored nor under a
   // live lease (an expired lease is anyone's), leased to `worker_id` for `lease`. With a
   // `round_window` (a tune's delay), only a pair at most that many rounds after the first
@@ -161,9 +167,14 @@ class Store {
   // Marks the tournament finished (or aborted) once: true when this call did it, false when
   // another worker had already decided. `decision` says why, with the counts that decided it.
   bool finish_tournament(std::int64_t id, TournamentStatus status, const std::string& decision);
-  // `knightly stop NAME`: every worker starts no new pair. False when no live tournament has
-  // that name.
-  bool request_stop(std::string_view name);
+  // `knightly stop NAME`: the tournament is aborted with the stop flag set and `decision`
+  // saying so (decision.h's stop text): every worker starts no new pair, and the next run of
+  // it clears both (set_tournament_status Running) and plays the rest. False when no running
+  // or aborted tournament has that name.
+  bool request_stop(std::string_view name, const std::string& decision);
+  // The games the tournament's recorded pairs hold: its schedule's size (0 before a worker
+  // recorded them).
+  std::int64_t scheduled_games(std::int64_t tournament_id) const;
   TournamentControl control(std::int64_t tournament_id) const;
   void set_sprt_settings(std::int64_t tournament_id, const SprtSettings& sprt);
   std::optional<SprtSettings> sprt_settings(std::int64_t tournament_id) const;

@@ -236,10 +236,14 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_postgres(const std:
 
 }  // namespace
 
-std::expected<Store, StoreError> Store::open(const std::string& target,
+std::expected<Store, StoreError> Store::open(const std::string& given,
                                              const StoreOptions& options) {
+  // env:NAME and file:PATH keep the location (and a password in it) off the command line.
+  const auto target = resolve_location(given);
+  if (!target)
+    return std::unexpected(make_error(ErrorKind::NotFound, location_text(given), target.error()));
   auto impl =
-      is_postgres_url(target) ? open_postgres(target, options) : open_sqlite(target, options);
+      is_postgres_url(*target) ? open_postgres(*target, options) : open_sqlite(*target, options);
   if (!impl) return std::unexpected(impl.error());
   return Store(std::move(*impl));
 }

@@ -88,7 +88,10 @@ struct GameFilter {
   std::string since;                         // started_at >= since (ISO 8601 prefix: 2026-11-01)
   std::string until;                         // started_at < until
   std::int64_t limit = 0;                    // games(): at most this many rows; 0 = all
-  bool newest_first = false;                 // games(): order by start time descending
+  // Only the first this many of the filtered games in the order they were stored (by id):
+  // the games a decision counted ("after N games"), whatever was stored after it; 0 = all.
+  std::int64_t first_stored = 0;
+  bool newest_first = false;  // games(): order by start time descending
 };
 
 struct TournamentSummary {

@@ -55,7 +55,8 @@ std::int64_t Store::register_worker(const WorkerIdentity& w) {
       Commit::Lazy);
 }
 
-void Store::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pairs) {
+bool Store::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pairs,
+                      const std::function<bool()>& stop) {
   std::lock_guard lock(impl_->mutex);
   for (const PairSlot& p : pairs)
     if (p.games != 1 && p.games != 2)
@@ -64,66 +65,83 @@ void Store::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pair
           "recording the pairs of tournament " + std::to_string(tournament_id),
           "pair (round " + std::to_string(p.round) + ", pair " + std::to_string(p.pair) + ") has " +
               std::to_string(p.games) + " games; a pair has 1 or 2"));
+  const std::string what = "recording the pairs of tournament " + std::to_string(tournament_id);
   const auto count = [&] {
     Statement st(impl_->db, "SELECT count(*) FROM pairs WHERE tournament_id = ?");
     st.bind(1, tournament_id).step();
     return st.int64(0);
   };
   // Every worker calls this at start: when the pairs are there already, one read suffices.
-  if (impl_->read("reading the pairs of tournament " + std::to_string(tournament_id), count) ==
-      static_cast<std::int64_t>(pairs.size()))
-    return;
-  impl_->write(
-      "recording the pairs of tournament " + std::to_string(tournament_id),
-      [&] {
-        // Workers that start together all find the pairs missing: the first to lock the
-        // tournament's row records them, the others find them there once it commits, instead
-        // of each inserting every pair again behind the first's (64 workers: 64 times).
-        Statement lock(impl_->db, "SELECT id FROM tournaments WHERE id = ? FOR UPDATE");
-        lock.bind(1, tournament_id).step();
-        lock.run();
-        const std::int64_t before = count();
-        if (before == static_cast<std::int64_t>(pairs.size())) return;
-        // Many rows per statement: one round trip per block, not per pair, on a server.
-        constexpr std::size_t kBlock = 200;
-        std::optional<Statement> full;
-        for (std::size_t first = 0; first < pairs.size(); first += kBlock) {
-          const std::size_t n = std::min(kBlock, pairs.size() - first);
-          std::string sql =
-              "INSERT INTO pairs (tournament_id, round, pair, games, schedule_index) VALUES ";
-          for (std::size_t i = 0; i < n; ++i) sql += i ? ", (?, ?, ?, ?, ?)" : "(?, ?, ?, ?, ?)";
-          sql += " ON CONFLICT (tournament_id, round, pair) DO NOTHING";
-          std::optional<Statement> partial;
-          Statement& st = n == kBlock ? (full ? *full : full.emplace(impl_->db, sql))
-                                      : partial.emplace(impl_->db, sql);
-          st.reset();
-          for (std::size_t i = 0; i < n; ++i) {
-            const PairSlot& p = pairs[first + i];
-            const int base = static_cast<int>(5 * i);
-            st.bind(base + 1, tournament_id)
-                .bind(base + 2, p.round)
-                .bind(base + 3, p.pair)
-                .bind(base + 4, p.games)
-                .bind(base + 5, p.schedule_index);
+  const std::int64_t before = impl_->read(what, count);
+  if (before == static_cast<std::int64_t>(pairs.size())) return true;
+  // Many rows per statement (one round trip per block on a server), many blocks per
+  // transaction, and between transactions the caller may stop it: a large schedule is
+  // written in batches that a signal interrupts. Every writer writes the same batches in the
+  // same order, each in one transaction, so a batch whose last pair is there is there whole:
+  // workers that start together (or one stopped half way and resumed) lock the tournament's
+  // row, find the batches the first wrote and skip them, instead of each inserting every pair
+  // again behind the first (64 workers: 64 times). Rows already there are skipped anyway.
+  constexpr std::size_t kBlock = 200;
+  constexpr std::size_t kBatch = 50 * kBlock;
+  std::optional<Statement> full;
+  for (std::size_t batch = 0; batch < pairs.size(); batch += kBatch) {
+    if (stop && stop()) return false;
+    const std::size_t end = std::min(batch + kBatch, pairs.size());
+    if (static_cast<std::size_t>(before) >= end) continue;
+    const bool last = end == pairs.size();
+    impl_->write(
+        what,
+        [&] {
+          Statement lock(impl_->db, "SELECT id FROM tournaments WHERE id = ? FOR UPDATE");
+          lock.bind(1, tournament_id).step();
+          lock.run();
+          Statement there(impl_->db,
+                          "SELECT 1 FROM pairs WHERE tournament_id = ? AND round = ? AND pair = ?");
+          there.bind(1, tournament_id).bind(2, pairs[end - 1].round).bind(3, pairs[end - 1].pair);
+          if (there.step()) return;
+          for (std::size_t first = batch; first < end; first += kBlock) {
+            const std::size_t n = std::min(kBlock, end - first);
+            std::string sql =
+                "INSERT INTO pairs (tournament_id, round, pair, games, schedule_index) VALUES ";
+            for (std::size_t i = 0; i < n; ++i) sql += i ? ", (?, ?, ?, ?, ?)" : "(?, ?, ?, ?, ?)";
+            sql += " ON CONFLICT (tournament_id, round, pair) DO NOTHING";
+            std::optional<Statement> partial;
+            Statement& st = n == kBlock ? (full ? *full : full.emplace(impl_->db, sql))
+                                        : partial.emplace(impl_->db, sql);
+            st.reset();
+            for (std::size_t i = 0; i < n; ++i) {
+              const PairSlot& p = pairs[first + i];
+              const int base = static_cast<int>(5 * i);
+              st.bind(base + 1, tournament_id)
+                  .bind(base + 2, p.round)
+                  .bind(base + 3, p.pair)
+                  .bind(base + 4, p.games)
+                  .bind(base + 5, p.schedule_index);
+            }
+            st.run();
           }
-          st.run();
-        }
-        if (count() == before) return;
-        // Games stored before the pairs were recorded (a tournament begun by an older knightly,
-        // or by insert_game) count: their pairs start with those games done.
-        Statement stored(impl_->db,
-                         "UPDATE pairs SET stored_mask = (SELECT COALESCE(sum(CASE WHEN "
-                         "g.game_in_pair = 0 THEN 1 ELSE 2 END), 0) FROM games g WHERE "
-                         "g.tournament_id = pairs.tournament_id AND g.round = pairs.round AND "
-                         "g.pair = pairs.pair) WHERE tournament_id = ? AND state = 'free'");
-        stored.bind(1, tournament_id).run();
-        Statement done(impl_->db,
-                       std::string("UPDATE pairs SET state = 'done' WHERE tournament_id = ? "
-                                   "AND state = 'free' AND stored_mask = ") +
-                           kFullMask);
-        done.bind(1, tournament_id).run();
-      },
-      Commit::Lazy);
+          if (!last) return;
+          // With the last batch, in its transaction: games stored before the pairs were
+          // recorded (a tournament begun by an older knightly, or by insert_game) count: their
+          // pairs start with those games done.
+          Statement stored(
+              impl_->db,
+              "UPDATE pairs SET stored_mask = (SELECT COALESCE(sum(CASE WHEN "
+              "g.game_in_pair = 0 THEN 1 ELSE 2 END), 0) FROM games g WHERE "
+              "g.tournament_id = pairs.tournament_id AND g.round = pairs.round AND "
+              "g.pair = pairs.pair) WHERE tournament_id = ? AND state = 'free' "
+              "AND EXISTS (SELECT 1 FROM games g WHERE g.tournament_id = "
+              "pairs.tournament_id AND g.round = pairs.round AND g.pair = pairs.pair)");
+          stored.bind(1, tournament_id).run();
+          Statement done(impl_->db,
+                         std::string("UPDATE pairs SET state = 'done' WHERE tournament_id = ? "
+                                     "AND state = 'free' AND stored_mask = ") +
+                             kFullMask);
+          done.bind(1, tournament_id).run();
+        },
+        Commit::Lazy);
+  }
+  return true;
 }
 
 ClaimResult Store::claim_pair(std::int64_t tournament_id, std::int64_t worker_id,
@@ -362,16 +380,29 @@ bool Store::finish_tournament(std::int64_t id, TournamentStatus status,
   });
 }
 
-bool Store::request_stop(std::string_view name) {
+bool Store::request_stop(std::string_view name, const std::string& decision) {
   std::lock_guard lock(impl_->mutex);
   return impl_->write("requesting a stop of tournament '" + std::string(name) + "'", [&] {
+    // Stopped at once for everyone: no worker claims a pair of an aborted tournament, each
+    // reads the stop after its game, and the next run that starts resumes it.
     Statement st(impl_->db,
-                 "UPDATE tournaments SET stop_requested = 1 "
-                 "WHERE name = ? AND status <> 'restarted' RETURNING id");
-    st.bind(1, name);
+                 "UPDATE tournaments SET stop_requested = 1, status = 'aborted', decision = ?, "
+                 "finished_at = ? WHERE name = ? AND status IN ('running', 'aborted') "
+                 "RETURNING id");
+    st.bind(1, decision).bind(2, utc_now_iso()).bind(3, name);
     const bool found = st.step();
     st.run();
     return found;
+  });
+}
+
+std::int64_t Store::scheduled_games(std::int64_t tournament_id) const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->read("reading the pairs of tournament " + std::to_string(tournament_id), [&] {
+    Statement st(impl_->db, "SELECT COALESCE(sum(games), 0) FROM pairs WHERE tournament_id = ?");
+    st.bind(1, tournament_id);
+    st.step();
+    return st.int64(0);
   });
 }
 

@@ -22,37 +22,6 @@ int fail(const std::string& message) {
   return ExitError;
 }
 
-// The whole file, or why it cannot be read (a directory, a missing file, an I/O error).
-std::expected<std::string, std::string> read_whole_file(const std::string& path) {
-  const std::string shown = "'" + printable(path) + "'";
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::unexpected("cannot read " + shown + ": " + std::strerror(errno));
-  struct stat st {};
-  std::string text;
-  std::string error;
-  if (::fstat(fd, &st) != 0) {
-    error = std::strerror(errno);
-  } else if (S_ISDIR(st.st_mode)) {
-    error = "it is a directory, not a PGN file";
-  } else {
-    char buf[1 << 16];
-    for (;;) {
-      const ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n > 0) {
-        text.append(buf, static_cast<std::size_t>(n));
-      } else if (n == 0) {
-        break;
-      } else if (errno != EINTR) {
-        error = std::strerror(errno);
-        break;
-      }
-    }
-  }
-  ::close(fd);
-  if (!error.empty()) return std::unexpected("cannot read " + shown + ": " + error);
-  return text;
-}
-
 }  // namespace
 
 int cmd_export(Args& args) {
@@ -73,7 +42,8 @@ int cmd_export(Args& args) {
   try {
     for (const auto& name : filter.tournaments)
       if (!store->find_tournament(name))
-        return fail("export: no tournament '" + printable(name) + "' in " + printable(db));
+        return fail("export: no tournament '" + printable(name) + "' in " +
+                    printable(store->path()));
     store->for_each_game(
         filter, [](const db::StoredGame& g) { std::cout << g.record.pgn << "\n"; }, false);
   } catch (const db::StoreException& e) {
@@ -101,18 +71,27 @@ int cmd_import(Args& args) {
     }
   }
   if (file.empty()) return fail("import: no PGN file (knightly import FILE.pgn)");
-  auto text = read_whole_file(file);
-  if (!text) return fail("import: " + text.error());
   options.file = printable(file);
+  options.progress = &std::cerr;
+  // A file that cannot be read is said before a database is made for it.
+  {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail("import: cannot read '" + options.file + "': " + std::strerror(errno));
+    struct stat st {};
+    const bool dir = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+    ::close(fd);
+    if (dir)
+      return fail("import: cannot read '" + options.file + "': it is a directory, not a PGN file");
+  }
 
   auto store = db::Store::open(db);
   if (!store) return fail(store.error().message);
   try {
-    auto report = import_pgn(*store, *text, options);
+    auto report = import_pgn_file(*store, file, options);
     if (!report) return fail("import: " + report.error());
     // A partial import is an import: it says how many of how many, lists the games it
     // skipped (on stderr, above) and exits 0; it fails only when no game could be read.
-    for (const auto& m : report->messages) std::cerr << m << "\n";
+    for (const auto& m : report->messages) std::cerr << printable(m) << "\n";
     const int read = report->inserted + report->duplicates + report->unfinished + report->refused;
     std::cout << "Imported " << report->inserted << " of " << read << " games from " << options.file
               << " into tournament '" << report->tournament << "' (" << report->duplicates

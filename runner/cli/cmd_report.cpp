@@ -94,7 +94,7 @@ int cmd_report(Args& args) {
   }
   for (const auto& name : r->report.filter.tournaments)
     if (!store->find_tournament(name)) {
-      std::cerr << "knightly: report: no tournament '" << name << "' in " << r->db << "\n";
+      std::cerr << "knightly: report: no tournament '" << name << "' in " << store->path() << "\n";
       return ExitError;
     }
   std::string page;

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "db/store/store.h"
+#include "runner/cli/printable.h"
 #include "runner/cli/serve_api.h"
 #include "runner/cli/serve_tests.h"
 #include "runner/cli/subcommand.h"
@@ -21,6 +22,7 @@ struct ServeArgs {
   std::string db = "knightly.db";
   std::string bind = "127.0.0.1:8080";
   int threads = 2;
+  std::vector<std::string> allowed_hosts;
   ServeApiOptions api;
 };
 
@@ -38,12 +40,22 @@ std::expected<ServeArgs, std::string> parse_serve_args(Args& args) {
       s.api.filter.tournaments.push_back(*v);
     } else if (a == "--title") {
       s.api.title = *v;
+    } else if (a == "--allow-host") {
+      // A name this server answers for besides the machine's own (a reverse proxy's, a name
+      // in DNS for it): the Host check refuses every other (DNS rebinding).
+      if (v->empty() || v->find_first_of(" \t/@") != std::string::npos)
+        return std::unexpected("--allow-host: '" + printable(*v) + "' is not a host name");
+      s.allowed_hosts.push_back(*v);
+    } else if (a == "--cache-mb") {
+      auto n = parse_int(a, *v, 1, 65536);
+      if (!n) return std::unexpected(n.error());
+      s.api.cache_bytes = static_cast<std::size_t>(*n) << 20;
     } else if (a == "--threads") {
       auto n = parse_int(a, *v, 1, 64);
       if (!n) return std::unexpected(n.error());
       s.threads = static_cast<int>(*n);
     } else {
-      return std::unexpected("unknown option '" + a + "'");
+      return std::unexpected("unknown option '" + printable(a) + "'");
     }
   }
   return s;
@@ -75,7 +87,8 @@ int cmd_serve(Args& args) {
   }
   for (const auto& name : s->api.filter.tournaments)
     if (!store->find_tournament(name)) {
-      std::cerr << "knightly: serve: no tournament '" << name << "' in " << s->db << "\n";
+      std::cerr << "knightly: serve: no tournament '" << printable(name) << "' in " << store->path()
+                << "\n";
       return ExitError;
     }
 
@@ -87,14 +100,18 @@ int cmd_serve(Args& args) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  ServeApi api(*store, s->api);
-  TestsSite tests(*store, s->api.title);  // /tests: the test queue
+  // The --cache-mb bound holds for both: half for the page and API, half for the tests' own.
+  ServeApiOptions api_options = s->api;
+  api_options.cache_bytes = s->api.cache_bytes / 2;
+  ServeApi api(*store, api_options);
+  TestsSite tests(*store, s->api.title, s->api.cache_bytes / 2);  // /tests: the test queue
   serve::ServerOptions options;
   options.host = endpoint->host;
   options.port = endpoint->port;
   options.threads = s->threads;
+  options.allowed_hosts = s->allowed_hosts;
   auto server = serve::HttpServer::start(options, [&api, &tests](const serve::Request& request) {
-    if (auto answer = tests.handle(request)) return std::move(*answer);
+    if (auto answer = tests.handle(request)) return answer;
     return api.handle(request);
   });
   if (!server) {
@@ -104,7 +121,7 @@ int cmd_serve(Args& args) {
   if (!loopback(endpoint->host))
     std::cerr << "knightly: serve: warning: listening on " << endpoint->host
               << ", not a loopback address: whoever reaches it can read the whole database\n";
-  std::cout << "knightly: serve: http://" << (*server)->address() << "/ (database " << s->db
+  std::cout << "knightly: serve: http://" << (*server)->address() << "/ (database " << store->path()
             << ", read-only); Ctrl-C stops" << std::endl;
   if (s->api.filter.tournaments.empty() && !store->tests().empty())
     std::cout << "knightly: serve: the test queue: http://" << (*server)->address() << "/tests"

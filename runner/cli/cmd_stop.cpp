@@ -1,11 +1,13 @@
 // knightly stop NAME: every worker of the tournament starts no new game, finishes (or
-// abandons, as it was started with --on-stop) the one it plays, marks the tournament finished
-// once, and exits.
+// abandons, as it was started with --on-stop) the one it plays, and exits 3. The tournament
+// is left resumable: the same run command plays the rest.
 #include <iostream>
 
 #include "db/store/store.h"
+#include "runner/cli/printable.h"
 #include "runner/cli/subcommand.h"
 #include "runner/cli/work_control.h"
+#include "runner/run/decision.h"
 #include "runner/run/run_options.h"
 
 namespace knightly::runner {
@@ -25,12 +27,13 @@ int cmd_stop(Args& args) {
       }
       db = *v;
     } else if (!a.empty() && a[0] == '-') {
-      std::cerr << "knightly: stop: unknown option '" << a << "'\n";
+      std::cerr << "knightly: stop: unknown option '" << printable(a) << "'\n";
       return ExitError;
     } else if (name.empty()) {
       name = a;
     } else {
-      std::cerr << "knightly: stop: one tournament at a time ('" << name << "', '" << a << "')\n";
+      std::cerr << "knightly: stop: one tournament at a time ('" << printable(name) << "', '"
+                << printable(a) << "')\n";
       return ExitError;
     }
   }
@@ -53,25 +56,35 @@ int cmd_stop(Args& args) {
     return ExitError;
   }
   if (all) return stop_all_workers(*store);
+  const std::string shown = "'" + printable(name) + "'";
   try {
     auto t = store->find_tournament(name);
     if (!t) {
-      std::cerr << "knightly: stop: no tournament '" << name << "' in " << store->path() << "\n";
+      std::cerr << "knightly: stop: no tournament " << shown << " in " << store->path() << "\n";
       return ExitError;
     }
     if (t->status == db::TournamentStatus::Finished) {
       auto c = store->control(t->id);
-      std::cout << "Tournament '" << name << "' is already finished"
-                << (c.decision.empty() ? "" : " (" + c.decision + ")") << ".\n";
+      std::cout << "Tournament " << shown << " is already finished"
+                << (c.decision.empty() ? "" : " (" + printable(c.decision) + ")") << ".\n";
       return ExitOk;
     }
-    if (!store->request_stop(name)) {
-      std::cerr << "knightly: stop: no tournament '" << name << "' in " << store->path() << "\n";
+    if (auto c = store->control(t->id); c.stop_requested) {
+      std::cout << "Tournament " << shown << " is already stopped (" << printable(c.decision)
+                << "); the same run command resumes it.\n";
+      return ExitOk;
+    }
+    db::GameFilter filter;
+    filter.tournament_ids = {t->id};
+    const std::string decision =
+        stop_decision(store->count_games(filter), store->scheduled_games(t->id));
+    if (!store->request_stop(name, decision)) {
+      std::cerr << "knightly: stop: no tournament " << shown << " in " << store->path() << "\n";
       return ExitError;
     }
-    std::cout << "Stop requested for '" << name
-              << "': its workers start no new game, finish the ones in progress and exit; "
-                 "the next worker to store a game (or to start) marks it finished.\n";
+    std::cout << "Stop requested for " << shown << " (" << decision
+              << "): its workers start no new game, finish the ones in progress and exit (exit "
+                 "code 3); the same run command resumes it.\n";
   } catch (const db::StoreException& e) {
     std::cerr << "knightly: " << e.what() << "\n";
     return ExitError;

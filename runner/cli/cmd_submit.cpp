@@ -7,6 +7,7 @@
 #include <iostream>
 #include <random>
 
+#include "db/store/database_url.h"
 #include "db/store/store.h"
 #include "runner/cli/sprt_command.h"
 #include "runner/cli/subcommand.h"
@@ -104,6 +105,8 @@ struct Submission {
 
 int submit(const Submission& s) {
   const Config& config = s.config;
+  // Its schedule is recorded below: refused at once, naming the key, when it is too large.
+  if (auto too_big = check_schedule_limits(config)) return fail(too_big->to_string());
   // Every source's ref resolved now, from here: a typo is refused at once, and a branch that
   // moves on later does not change what the test plays.
   std::vector<db::SourceCommitRecord> sources;
@@ -136,7 +139,10 @@ int submit(const Submission& s) {
   const std::uint64_t seed = config.tournament.seed.value_or(
       std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32));
   db::NewTest test;
-  test.tournament = {config.tournament.name, s.kind, config.source_text, seed, ""};
+  // Stored as a run stores its config: without the password of any database URL in it (the
+  // workers take their own --db).
+  test.tournament = {config.tournament.name, s.kind, db::redact_urls_in_text(config.source_text),
+                     seed, ""};
   if (config.sprt.enabled && config.engines.size() == 2) {
     const auto& p = config.sprt;
     test.sprt = db::SprtSettings{p.elo0, p.elo1, p.alpha, p.beta, stats::model_name(p.model)};
@@ -144,7 +150,7 @@ int submit(const Submission& s) {
   test.priority = s.priority;
   test.submitter = s.submitter;
   test.format = s.format;
-  test.definition = s.definition;
+  test.definition = db::redact_urls_in_text(s.definition);
   test.source_path = s.source_path;
   test.sources = sources;
   try {

@@ -143,14 +143,12 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
       out << "  " << f.engine << ": " << f.reason << " (" << f.games_lost
           << (f.games_lost == 1 ? " game" : " games") << " lost by forfeit)\n";
   }
-  if (summary.finished && !summary.decision.empty()) {
+  if ((summary.finished || summary.stopped) && !summary.decision.empty()) {
     out << "\nDecision: " << summary.decision << "\n";
-    if (summary.report && summary.sprt && config.sprt.enabled)
-      if (auto d = decided_sprt(stats_sprt_config(config.sprt), summary.decision);
-          d && summary.games_stored > d->games)
-        out << summary.games_stored - d->games
-            << " games in progress at the decision were stored after it: they count in the "
-               "standings, not in the LLR\n";
+    if (summary.games_after_decision > 0)
+      out << summary.games_after_decision
+          << " games in progress at the decision were stored after it: in the database "
+             "(knightly query standings), not in these standings or the LLR\n";
   }
   if (summary.games_superseded > 0)
     out << summary.games_superseded
@@ -170,7 +168,7 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
   }
   if (!config.output.epd.empty() && summary.tournament.id != 0)
     out << "EPD: " << config.output.epd << "\n";
-  if (summary.interrupted && summary.exit_code != ExitError)
+  if ((summary.interrupted || summary.stopped) && summary.exit_code != ExitError)
     out << "Stopped before the end: run the same command again to resume.\n";
   if (options.style != OutputStyle::Knightly && summary.report) out << "Finished match\n";
   out << std::flush;

@@ -1,8 +1,18 @@
 #include "runner/cli/pgn_import.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <map>
+#include <optional>
+#include <ostream>
 #include <set>
 
 #include "engine/chess/notation.h"
@@ -13,6 +23,12 @@
 
 namespace knightly::runner {
 namespace {
+
+// A game longer than this (no game boundary within it) is not PGN: the import stops there.
+constexpr std::size_t kMaxGameBytes = 64 << 20;
+constexpr std::size_t kReadBlock = 1 << 20;
+// Files from this size on get progress lines (each tenth of the file).
+constexpr std::uint64_t kProgressBytes = 16 << 20;
 
 // The termination class of an imported game, from the reason cutechess and fastchess put in
 // the last comment, else from the PGN Termination tag (the standard's values and cutechess's).
@@ -138,6 +154,7 @@ GameRecord record_of(const chess::PgnGame& g, Result result) {
   if (chess960 && r.start_fen.empty()) r.start_fen = std::string(chess::Position::StartFen);
   chess::Position pos;
   if (auto p = chess::Position::from_fen(g.start_fen)) pos = *p;
+  r.moves.reserve(g.moves.size());
   for (const auto& m : g.moves) {
     MoveRecord mr;
     mr.uci = chess::to_uci(m.move, chess960);
@@ -197,123 +214,425 @@ struct Candidate {
   std::string event;
 };
 
-// Drops the candidates that are games Knightly played and stored in this database (its own
-// export read back): their Event names a played tournament that holds the same game.
-void drop_own_games(const db::Store& store, std::vector<Candidate>& candidates,
-                    ImportReport& report) {
-  std::map<std::string, std::set<std::string>> played;  // event -> fingerprints
-  for (const auto& c : candidates) {
-    if (c.event.empty() || played.count(c.event)) continue;
-    std::set<std::string>& prints = played[c.event];
-    auto t = store.find_tournament(c.event);
-    if (!t || t->kind == db::TournamentKind::Import) continue;
-    db::GameFilter filter;
-    filter.tournament_ids = {t->id};
-    store.for_each_game(
-        filter, [&](const db::StoredGame& g) { prints.insert(game_fingerprint(g.record)); });
+// Where batches may be cut in a stream of PGN text so that the PGN reader
+// (engine/chess/pgn.cpp) reads each batch exactly as it reads the whole text: the same games,
+// errors and lines. That is at a '[' (outside a brace or ';' comment) right after a game that
+// ended with its result token: the reader has returned that game and begins the next at the
+// '[' whatever follows, as it does at the start of a batch. (A game cut off by the next
+// game's tags is not a cut: the reader reads an end of text differently.) Tag lines are read
+// as the reader reads them (a tag ends at its `"]`; what follows on the line is movetext),
+// '%' lines are skipped. Fed the text as it arrives, whole lines at a time; the state
+// carries over.
+class GameSplitter {
+ public:
+  // Scans the whole lines of text[from, end), moving `from` past the last one, and returns
+  // the offset of the last game start among them (0 when none); `starts` (if given) gets
+  // every one. `text` is the whole buffer so far; offsets are into it.
+  std::size_t scan(std::string_view text, std::size_t& from,
+                   std::vector<std::size_t>* starts = nullptr, bool to_end = false) {
+    std::size_t last = 0;
+    while (from < text.size()) {
+      std::size_t end = text.find('\n', from);
+      if (end == std::string_view::npos) {
+        if (!to_end) break;
+        end = text.size();
+      }
+      scan_line(text, from, end, [&](std::size_t start) {
+        last = start;
+        if (starts) starts->push_back(start);
+      });
+      from = end == text.size() ? end : end + 1;
+    }
+    return last;
   }
-  std::erase_if(candidates, [&](const Candidate& c) {
-    auto it = played.find(c.event);
-    if (it == played.end() || !it->second.count(game_fingerprint(c.item.record))) return false;
-    ++report.duplicates;
-    return true;
-  });
+
+ private:
+  static bool space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+  // Where the reader's tag at `i` ('[') ends on the line [i, end): after its `]` when it is a
+  // well-formed tag, else the line's end (the reader takes the rest of the line).
+  static std::size_t tag_end(std::string_view text, std::size_t i, std::size_t end) {
+    std::size_t p = i + 1;
+    while (p < end && (text[p] == ' ' || text[p] == '\t')) ++p;
+    const std::size_t name = p;
+    while (p < end && (std::isalnum(static_cast<unsigned char>(text[p])) || text[p] == '_')) ++p;
+    const bool named = p > name;
+    while (p < end && (text[p] == ' ' || text[p] == '\t')) ++p;
+    if (!named || p >= end || text[p] != '"') return end;
+    for (std::size_t q = p + 1; q < end; ++q) {
+      if (text[q] == '\\' && q + 1 < end && (text[q + 1] == '"' || text[q + 1] == '\\')) {
+        ++q;
+        continue;
+      }
+      if (text[q] == '\r') return end;
+      if (text[q] == '"') {
+        std::size_t k = q + 1;
+        while (k < end && (text[k] == ' ' || text[k] == '\t')) ++k;
+        return k < end && text[k] == ']' ? k + 1 : end;
+      }
+    }
+    return end;
+  }
+
+  static bool result(std::string_view word) {
+    return word == "1-0" || word == "0-1" || word == "1/2-1/2" || word == "*";
+  }
+
+  // A movetext token ended: a result at depth 0 ends the game; anything else is (or begins)
+  // a game not yet ended.
+  void token(std::string_view word) {
+    if (word.empty()) return;
+    ended_ = depth_ == 0 && result(word);
+    if (ended_) depth_ = 0;
+  }
+
+  template <class Found>
+  void scan_line(std::string_view text, std::size_t i, std::size_t end, Found found) {
+    if (!in_brace_ && i < end && text[i] == '%') return;  // an escape line
+    while (i < end) {
+      if (in_brace_) {
+        const std::size_t close = text.find('}', i);
+        if (close == std::string_view::npos || close >= end) return;
+        in_brace_ = false;
+        i = close + 1;
+        continue;
+      }
+      const char c = text[i];
+      if (space(c)) {
+        ++i;
+      } else if (c == '[') {
+        if (ended_) found(i);  // the next game's tags, right after a finished game
+        ended_ = false;
+        depth_ = 0;  // whichever way the last game ended, this is a new one
+        i = tag_end(text, i, end);
+      } else if (c == '{' || c == ';' || c == '(' || c == ')' || c == '$') {
+        ended_ = false;  // a comment, variation or NAG: part of a game
+        if (c == '{') in_brace_ = true;
+        if (c == ';') return;
+        if (c == '(') ++depth_;
+        if (c == ')' && depth_ > 0) --depth_;
+        ++i;
+        if (c == '$')
+          while (i < end && text[i] >= '0' && text[i] <= '9') ++i;
+      } else {
+        // A word: up to a blank or a delimiter, as the reader splits them (a stray '}'
+        // begins one).
+        const std::size_t start = i;
+        if (c == '}') ++i;
+        while (i < end && !space(text[i]) &&
+               std::string_view("{}();[$").find(text[i]) == std::string_view::npos)
+          ++i;
+        token(text.substr(start, i - start));
+      }
+    }
+  }
+
+  bool in_brace_ = false;
+  bool ended_ = false;  // the last token was a game's result
+  int depth_ = 0;       // open variations
+};
+
+}  // namespace
+
+// Games are parsed, checked and committed a batch at a time (each batch one transaction of
+// the store), with what must outlive a batch kept small: the engines' ids by name, and the
+// fingerprints of played tournaments the input's Events name.
+class PgnImporter {
+ public:
+  PgnImporter(db::Store& store, const ImportOptions& options) : store_(store), opt_(options) {}
+
+  // The tournament name and what it belongs to, before any game.
+  std::expected<void, std::string> start() {
+    report_.tournament = opt_.tournament;
+    if (report_.tournament.empty()) {
+      auto slash = opt_.file.find_last_of('/');
+      report_.tournament =
+          "import " +
+          printable(slash == std::string::npos ? opt_.file : opt_.file.substr(slash + 1));
+    } else if (first_binary_byte(report_.tournament) ||
+               report_.tournament.find_first_of("\t\n\r\f\v") != std::string::npos) {
+      return std::unexpected("tournament name \"" + printable(report_.tournament) +
+                             "\" holds a control character");
+    }
+    existing_ = store_.find_tournament(report_.tournament);
+    if (existing_ && existing_->kind != db::TournamentKind::Import)
+      return std::unexpected("tournament '" + printable(report_.tournament) + "' in " +
+                             store_.path() +
+                             " was played by Knightly; import into another tournament name "
+                             "(--tournament NAME)");
+    return {};
+  }
+
+  // Whole games of the input, the first starting on line `first_line`: parsed, checked, and
+  // the new ones committed in one transaction.
+  void add(std::string_view text, int first_line) {
+    const int lines_before = first_line - 1;
+    std::vector<Candidate> candidates;
+    chess::PgnReader reader(text);
+    while (auto next = reader.next()) {
+      ++number_;
+      if (!*next) {
+        const chess::PgnError& e = next->error();
+        report_.messages.push_back(printable(
+            opt_.file + ":" + std::to_string(e.line + lines_before) + ": game " +
+            std::to_string(number_) + (e.move.empty() ? "" : ", move \"" + e.move + "\"") + ": " +
+            e.message + " (skipped)"));
+        ++report_.refused;
+        continue;
+      }
+      chess::PgnGame& g = **next;
+      g.line += lines_before;
+      if (!g.terminated) {
+        report_.messages.push_back(printable(
+            where(opt_, g, number_) + ": cut off after " + std::to_string(g.moves.size()) +
+            " plies: no termination marker (1-0, 0-1, 1/2-1/2 or *) ends its moves (skipped)"));
+        ++report_.refused;
+        continue;
+      }
+      const Result result = result_of(g.result);
+      if (result == Result::None) {
+        report_.messages.push_back(
+            printable(where(opt_, g, number_) + ": result '*', not a finished game (skipped)"));
+        ++report_.unfinished;
+        continue;
+      }
+      Candidate c;
+      c.item.record = record_of(g, result);
+      c.item.dedup_key = dedup_key(g, c.item.record);
+      c.event = g.tag("Event");
+      candidates.push_back(std::move(c));
+    }
+    drop_own_games(candidates);
+    if (candidates.empty()) return;
+
+    // Engines are matched by name; a name never seen before becomes an imported engine.
+    for (const auto& c : candidates)
+      for (const std::string* n : {&c.item.record.white, &c.item.record.black})
+        if (!engine_ids_.count(*n)) {
+          auto id = store_.find_engine(*n);
+          if (!id) {
+            db::EngineInfo info;
+            info.name = *n;
+            id = store_.upsert_engine(info);
+          }
+          engine_ids_[*n] = *id;
+        }
+    std::vector<db::ImportItem> items;
+    items.reserve(candidates.size());
+    for (auto& c : candidates) {
+      c.item.white_engine_id = engine_ids_[c.item.record.white];
+      c.item.black_engine_id = engine_ids_[c.item.record.black];
+      items.push_back(std::move(c.item));
+    }
+    if (!tournament_)
+      tournament_ = existing_
+                        ? *existing_
+                        : store_.create_tournament({report_.tournament, db::TournamentKind::Import,
+                                                    "import " + opt_.file, 0, ""});
+    for (auto o : store_.import_games(tournament_->id, items))
+      ++(o == db::ImportOutcome::Inserted ? report_.inserted : report_.duplicates);
+  }
+
+  int games() const { return number_; }
+
+  ImportReport finish() {
+    if (tournament_) store_.set_tournament_status(tournament_->id, db::TournamentStatus::Finished);
+    return std::move(report_);
+  }
+
+ private:
+  // Drops the candidates that are games Knightly played and stored in this database (its own
+  // export read back): their Event names a played tournament that holds the same game.
+  void drop_own_games(std::vector<Candidate>& candidates) {
+    for (const auto& c : candidates) {
+      if (c.event.empty() || played_.count(c.event)) continue;
+      std::set<std::string>& prints = played_[c.event];
+      auto t = store_.find_tournament(c.event);
+      if (!t || t->kind == db::TournamentKind::Import) continue;
+      db::GameFilter filter;
+      filter.tournament_ids = {t->id};
+      store_.for_each_game(
+          filter, [&](const db::StoredGame& g) { prints.insert(game_fingerprint(g.record)); });
+    }
+    std::erase_if(candidates, [&](const Candidate& c) {
+      // Only a game whose Event names a played tournament with games is hashed (a copy of
+      // the record and a hash of its moves: not to be paid for every imported game).
+      auto it = played_.find(c.event);
+      if (it == played_.end() || it->second.empty() ||
+          !it->second.count(game_fingerprint(c.item.record)))
+        return false;
+      ++report_.duplicates;
+      return true;
+    });
+  }
+
+  db::Store& store_;
+  const ImportOptions& opt_;
+  ImportReport report_;
+  std::optional<db::Tournament> existing_;
+  std::optional<db::Tournament> tournament_;
+  int number_ = 0;  // games read so far
+  std::map<std::string, std::int64_t> engine_ids_;
+  std::map<std::string, std::set<std::string>> played_;  // event -> fingerprints
+};
+
+namespace {
+
+std::string binary_error(const ImportOptions& opt, const TextPosition& p, unsigned char byte) {
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%02x", byte);
+  return opt.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": byte " +
+         hex + ": not a PGN text file (binary data?); nothing imported";
+}
+
+int count_lines(std::string_view text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// Calls `block` with the file's bytes a block at a time; an error names the file.
+std::expected<void, std::string> read_blocks(int fd, const std::string& shown,
+                                             const std::function<bool(std::string_view)>& block) {
+  std::string buf(kReadBlock, '\0');
+  for (;;) {
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::unexpected("cannot read " + shown + ": " + std::strerror(errno));
+    if (n == 0) return {};
+    if (!block(std::string_view(buf.data(), std::size_t(n)))) return {};
+  }
 }
 
 }  // namespace
 
 std::expected<ImportReport, std::string> import_pgn(db::Store& store, std::string_view text,
                                                     const ImportOptions& opt) {
-  if (auto bad = first_binary_byte(text)) {
-    const TextPosition p = text_position(text, *bad);
-    char byte[8];
-    std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(text[*bad]));
-    return std::unexpected(opt.file + ":" + std::to_string(p.line) + ":" +
-                           std::to_string(p.column) + ": byte " + byte +
-                           ": not a PGN text file (binary data?); nothing imported");
+  if (auto bad = first_binary_byte(text))
+    return std::unexpected(
+        binary_error(opt, text_position(text, *bad), static_cast<unsigned char>(text[*bad])));
+  PgnImporter importer(store, opt);
+  if (auto started = importer.start(); !started) return std::unexpected(started.error());
+  // The same batches as a file's: about batch_bytes each, a game never split.
+  std::vector<std::size_t> starts;
+  std::size_t scanned = 0;
+  GameSplitter().scan(text, scanned, &starts, true);
+  std::size_t at = 0, next = 0;  // next: the first start after `at`
+  int line = 1;
+  while (at < text.size()) {
+    while (next < starts.size() && starts[next] <= at) ++next;
+    std::size_t cut = text.size();
+    if (text.size() - at > opt.batch_bytes && next < starts.size()) {
+      // The last game start within a batch's length, else the first one after it.
+      cut = starts[next];
+      for (std::size_t k = next; k < starts.size() && starts[k] <= at + opt.batch_bytes; ++k)
+        cut = starts[k];
+    }
+    const std::string_view batch = text.substr(at, cut - at);
+    importer.add(batch, line);
+    line += count_lines(batch);
+    at = cut;
   }
-  ImportReport report;
-  report.tournament = opt.tournament;
-  if (report.tournament.empty()) {
-    auto slash = opt.file.find_last_of('/');
-    report.tournament =
-        "import " + printable(slash == std::string::npos ? opt.file : opt.file.substr(slash + 1));
-  } else if (first_binary_byte(report.tournament) ||
-             report.tournament.find_first_of("\t\n\r\f\v") != std::string::npos) {
-    return std::unexpected("tournament name \"" + printable(report.tournament) +
-                           "\" holds a control character");
-  }
-  const auto existing = store.find_tournament(report.tournament);
-  if (existing && existing->kind != db::TournamentKind::Import)
-    return std::unexpected("tournament '" + printable(report.tournament) + "' in " + store.path() +
-                           " was played by Knightly; import into another tournament name "
-                           "(--tournament NAME)");
+  return importer.finish();
+}
 
-  std::vector<Candidate> candidates;
-  chess::PgnReader reader(text);
-  int number = 0;
-  while (auto next = reader.next()) {
-    ++number;
-    if (!*next) {
-      const chess::PgnError& e = next->error();
-      report.messages.push_back(printable(
-          opt.file + ":" + std::to_string(e.line) + ": game " + std::to_string(e.game) +
-          (e.move.empty() ? "" : ", move \"" + e.move + "\"") + ": " + e.message + " (skipped)"));
-      ++report.refused;
-      continue;
-    }
-    const chess::PgnGame& g = **next;
-    if (!g.terminated) {
-      report.messages.push_back(printable(
-          where(opt, g, number) + ": cut off after " + std::to_string(g.moves.size()) +
-          " plies: no termination marker (1-0, 0-1, 1/2-1/2 or *) ends its moves (skipped)"));
-      ++report.refused;
-      continue;
-    }
-    const Result result = result_of(g.result);
-    if (result == Result::None) {
-      report.messages.push_back(
-          printable(where(opt, g, number) + ": result '*', not a finished game (skipped)"));
-      ++report.unfinished;
-      continue;
-    }
-    Candidate c;
-    c.item.record = record_of(g, result);
-    c.item.dedup_key = dedup_key(g, c.item.record);
-    c.event = g.tag("Event");
-    candidates.push_back(std::move(c));
-  }
-  drop_own_games(store, candidates, report);
-  if (candidates.empty()) return report;
+std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const std::string& path,
+                                                         const ImportOptions& opt) {
+  const std::string shown = "'" + printable(path) + "'";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::unexpected("cannot read " + shown + ": " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    return std::unexpected("cannot read " + shown + ": " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    return std::unexpected("cannot read " + shown + ": it is a directory, not a PGN file");
+  const bool seekable = S_ISREG(st.st_mode);
 
-  // Engines are matched by name; a name never seen before becomes an imported engine.
-  std::map<std::string, std::int64_t> engine_ids;
-  for (const auto& c : candidates)
-    for (const std::string* n : {&c.item.record.white, &c.item.record.black})
-      if (!engine_ids.count(*n)) {
-        auto id = store.find_engine(*n);
-        if (!id) {
-          db::EngineInfo info;
-          info.name = *n;
-          id = store.upsert_engine(info);
-        }
-        engine_ids[*n] = *id;
+  // First the whole input is checked to be text (a NUL after good games refuses it whole,
+  // with nothing imported), a block at a time.
+  if (seekable) {
+    TextPosition p;
+    std::optional<std::string> bad;
+    auto scanned = read_blocks(fd, shown, [&](std::string_view block) {
+      if (auto at = first_binary_byte(block)) {
+        const TextPosition in = text_position(block, *at);
+        TextPosition where = p;
+        where.line += in.line - 1;
+        where.column = in.line > 1 ? in.column : p.column + in.column - 1;
+        bad = binary_error(opt, where, static_cast<unsigned char>(block[*at]));
+        return false;
       }
-  std::vector<db::ImportItem> items;
-  items.reserve(candidates.size());
-  for (auto& c : candidates) {
-    c.item.white_engine_id = engine_ids[c.item.record.white];
-    c.item.black_engine_id = engine_ids[c.item.record.black];
-    items.push_back(std::move(c.item));
+      const std::size_t last_newline = block.rfind('\n');
+      p.line += count_lines(block);
+      p.column = last_newline == std::string_view::npos
+                     ? p.column + static_cast<int>(block.size())
+                     : static_cast<int>(block.size() - last_newline);
+      return true;
+    });
+    if (!scanned) return std::unexpected(scanned.error());
+    if (bad) return std::unexpected(*bad);
+    if (::lseek(fd, 0, SEEK_SET) != 0)
+      return std::unexpected("cannot read " + shown + ": " + std::strerror(errno));
   }
-  const db::Tournament t =
-      existing ? *existing
-               : store.create_tournament(
-                     {report.tournament, db::TournamentKind::Import, "import " + opt.file, 0, ""});
-  for (auto o : store.import_games(t.id, items))
-    ++(o == db::ImportOutcome::Inserted ? report.inserted : report.duplicates);
-  store.set_tournament_status(t.id, db::TournamentStatus::Finished);
-  return report;
+
+  PgnImporter importer(store, opt);
+  if (auto started = importer.start(); !started) return std::unexpected(started.error());
+  // Then game by game, a batch of about batch_bytes at a time: memory stays what a batch
+  // takes, whatever the file's size.
+  std::string buffer;
+  GameSplitter splitter;
+  std::size_t scanned = 0;  // of buffer
+  int line = 1;
+  std::uint64_t done = 0;
+  const std::uint64_t total = seekable ? std::uint64_t(st.st_size) : 0;
+  int reported = 0;  // tenths of the file reported
+  std::optional<std::string> failure;
+  const auto flush = [&](std::size_t cut) {
+    const std::string_view batch(buffer.data(), cut);
+    importer.add(batch, line);
+    line += count_lines(batch);
+    done += cut;
+    buffer.erase(0, cut);
+    scanned -= cut;
+    // Progress for long files: a line at each tenth.
+    if (opt.progress && total >= kProgressBytes && done * 10 / total > std::uint64_t(reported)) {
+      reported = int(done * 10 / total);
+      *opt.progress << "knightly: import: " << opt.file << ": " << reported * 10 << "% ("
+                    << done / (1 << 20) << " of " << total / (1 << 20) << " MB), "
+                    << importer.games() << " games read" << std::endl;
+    }
+  };
+  auto read = read_blocks(fd, shown, [&](std::string_view block) {
+    if (!seekable)
+      if (auto at = first_binary_byte(block)) {
+        failure = binary_error(opt, text_position(buffer + std::string(block), buffer.size() + *at),
+                               static_cast<unsigned char>(block[*at]));
+        return false;
+      }
+    buffer.append(block);
+    if (buffer.size() < opt.batch_bytes) return true;
+    const std::size_t boundary = splitter.scan(buffer, scanned);  // whole lines
+    if (boundary > 0) {
+      flush(boundary);
+    } else if (buffer.size() > kMaxGameBytes) {
+      failure = opt.file + ":" + std::to_string(line) + ": no game ends with its result in the " +
+                std::to_string(kMaxGameBytes >> 20) +
+                " MB from here (an unterminated comment?); the games before it are imported";
+      return false;
+    }
+    return true;
+  });
+  if (!read) return std::unexpected(read.error());
+  if (failure) {
+    auto report = importer.finish();
+    report.messages.push_back(*failure);
+    ++report.refused;
+    return report;
+  }
+  if (!buffer.empty()) flush(buffer.size());
+  return importer.finish();
 }
 
 }  // namespace knightly::runner

@@ -1,5 +1,5 @@
 #pragma once
-// PGN text into a store: what `knightly import` does once it has read the file. Each game is
+// PGN text into a store: what `knightly import` does. Each game is
 // replayed by the PGN reader; a finished game becomes a record whose ending comes from the
 // reason cutechess and fastchess write in the last comment, else the Termination tag, else the
 // final position (a mate, a stalemate...). A game is not imported, and is reported with its
@@ -8,6 +8,7 @@
 // earlier import of the same game (same content hash), or a game Knightly played and exported
 // (same tournament, players, start position, moves, result and start time).
 #include <expected>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,8 +18,10 @@
 namespace knightly::runner {
 
 struct ImportOptions {
-  std::string file;        // names the input in messages
-  std::string tournament;  // where new games go ("" = "import " + the file's name)
+  std::string file;                   // names the input in messages
+  std::string tournament;             // where new games go ("" = "import " + the file's name)
+  std::ostream* progress = nullptr;   // import_pgn_file: a line at each tenth of a long file
+  std::size_t batch_bytes = 4 << 20;  // about this much text per batch (a game is never split)
 };
 
 struct ImportReport {
@@ -36,7 +39,17 @@ struct ImportReport {
 // control character: `file:line:column: byte 0x00: not a PGN text file`), when the tournament
 // name holds a control character, or when that name belongs to a tournament Knightly played.
 // Store failures throw db::StoreException.
+//
+// Games are parsed, checked and committed in batches of about 4 MB of text, each one
+// transaction: memory does not grow with the input, an import that fails half way keeps the
+// batches committed, and running it again skips the games already there (the content hash).
 std::expected<ImportReport, std::string> import_pgn(db::Store& store, std::string_view text,
                                                     const ImportOptions& options);
+
+// The same, streamed from a file (or a pipe): read a block at a time, after a first pass that
+// checks the whole file is text. 64 MB in which no game ends with its result (an unterminated
+// comment) end the import there with a message, the games before them imported.
+std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const std::string& path,
+                                                         const ImportOptions& options);
 
 }  // namespace knightly::runner

@@ -1,7 +1,11 @@
 #include "runner/cli/printable.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
+#include <streambuf>
 
 namespace knightly::runner {
 namespace {
@@ -33,31 +37,116 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
   return n;
 }
 
-}  // namespace
+// A valid UTF-8 sequence that is a C1 control (U+0080..U+009F: C2 80..C2 9F).
+bool is_c1(std::string_view text, std::size_t i, std::size_t n) {
+  return n == 2 && static_cast<unsigned char>(text[i]) == 0xC2 &&
+         static_cast<unsigned char>(text[i + 1]) < 0xA0;
+}
 
-std::string printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
+void escape_byte(std::string& out, unsigned char c) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "\\x%02x", c);
+  out += buf;
+}
+
+// Appends `text` made printable to `out`, keeping newlines and tabs when `lines`. Returns how
+// many bytes at the end were left out because they may begin a UTF-8 sequence that continues
+// in text not seen yet (only when `partial`).
+std::size_t append_printable(std::string& out, std::string_view text, bool lines,
+                             bool partial = false) {
   for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x7F) {
+    if ((c >= 0x20 && c < 0x7F) || (lines && (c == '\n' || c == '\t'))) {
       out += static_cast<char>(c);
       ++i;
       continue;
     }
     if (c >= 0x80) {
       if (std::size_t n = utf8_length(text, i)) {
-        out.append(text.substr(i, n));
+        if (is_c1(text, i, n)) {
+          escape_byte(out, static_cast<unsigned char>(text[i]));
+          escape_byte(out, static_cast<unsigned char>(text[i + 1]));
+        } else {
+          out.append(text.substr(i, n));
+        }
         i += n;
         continue;
       }
+      // The start of a sequence cut off by the end of what came: wait for the rest.
+      if (partial && c >= 0xC2 && c <= 0xF4 && text.size() - i < 4) {
+        bool prefix = true;
+        for (std::size_t k = i + 1; k < text.size(); ++k)
+          prefix = prefix && (static_cast<unsigned char>(text[k]) & 0xC0) == 0x80;
+        const std::size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        if (prefix && text.size() - i < need) return text.size() - i;
+      }
     }
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "\\x%02x", c);
-    out += buf;
+    escape_byte(out, c);
     ++i;
   }
+  return 0;
+}
+
+// The filter between a stream and its real buffer.
+class PrintableBuf : public std::streambuf {
+ public:
+  explicit PrintableBuf(std::streambuf* out) : out_(out) {}
+  std::streambuf* raw() { return out_; }
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (ch != traits_type::eof()) {
+      const char c = traits_type::to_char_type(ch);
+      put(&c, 1);
+    }
+    return traits_type::not_eof(ch);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    put(s, static_cast<std::size_t>(n));
+    return n;
+  }
+  int sync() override { return out_->pubsync(); }
+
+ private:
+  void put(const char* s, std::size_t n) {
+    pending_.append(s, n);
+    std::string text;
+    const std::size_t kept = append_printable(text, pending_, true, true);
+    pending_.erase(0, pending_.size() - kept);
+    out_->sputn(text.data(), static_cast<std::streamsize>(text.size()));
+  }
+
+  std::streambuf* out_;
+  std::string pending_;  // the start of a UTF-8 sequence whose rest has not come yet
+};
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  append_printable(out, text, false);
   return out;
+}
+
+std::string printable_lines(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  append_printable(out, text, true);
+  return out;
+}
+
+void install_printable_output() {
+  // Never destroyed: the streams may be written to until the very end of the program.
+  std::cerr.rdbuf(new PrintableBuf(std::cerr.rdbuf()));
+  if (::isatty(STDOUT_FILENO) == 1) std::cout.rdbuf(new PrintableBuf(std::cout.rdbuf()));
+}
+
+void terminal_control(std::ostream& out, std::string_view sequence) {
+  out.flush();
+  std::streambuf* buf = out.rdbuf();
+  if (auto* filter = dynamic_cast<PrintableBuf*>(buf)) buf = filter->raw();
+  buf->sputn(sequence.data(), static_cast<std::streamsize>(sequence.size()));
 }
 
 std::optional<std::size_t> first_binary_byte(std::string_view text) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "runner/cli/printable.h"
 #include "runner/stats/elo.h"
 #include "runner/stats/report.h"
 
@@ -35,15 +36,18 @@ void Progress::on_stored(const std::vector<db::Standing>& standings) {
 }
 
 void Progress::print(const std::string& line) {
-  if (tty_ && line_shown_) out_ << "\r\033[K";
-  out_ << line << "\n" << std::flush;
+  if (tty_ && line_shown_) terminal_control(out_, "\r\033[K");
+  // Names and messages may quote files and engines: nothing of theirs reaches a terminal (or
+  // a log) raw.
+  out_ << printable_lines(line) << "\n" << std::flush;
   line_shown_ = false;
 }
 
 void Progress::redraw() {
   if (quiet_) return;
   if (tty_) {
-    out_ << "\r\033[K" << status_line() << std::flush;
+    terminal_control(out_, "\r\033[K");
+    out_ << printable(status_line()) << std::flush;
     line_shown_ = true;
   } else {
     // Plain lines, about ten over the run, so logs stay readable.
@@ -109,9 +113,9 @@ void Progress::on_warning(const std::string& line) {
 }
 
 void Progress::on_error(const std::string& line) {
-  if (tty_ && line_shown_) out_ << "\r\033[K" << std::flush;
+  if (tty_ && line_shown_) terminal_control(out_, "\r\033[K");
   line_shown_ = false;
-  err_ << "knightly: " << line << "\n" << std::flush;
+  err_ << "knightly: " << printable_lines(line) << "\n" << std::flush;
 }
 
 std::string Progress::status_line() const {
@@ -139,7 +143,7 @@ std::string Progress::status_line() const {
 }
 
 void Progress::on_done() {
-  if (tty_ && line_shown_) out_ << "\r\033[K" << std::flush;
+  if (tty_ && line_shown_) terminal_control(out_, "\r\033[K");
   line_shown_ = false;
 }
 

@@ -24,6 +24,13 @@ Response error_response(int status, const std::string& message) {
   return json_response(status, "{\"error\":" + report::json_string(message) + "}\n");
 }
 
+std::shared_ptr<const Response> answer(Response r) {
+  return std::make_shared<const Response>(std::move(r));
+}
+
+// What an entry costs besides its body and key: the map node, its closure, the bookkeeping.
+constexpr std::size_t kEntryOverhead = 1024;
+
 // The query flags the API takes as parameters, from the command's own table of options
 // (`?tournament=x` is `--tournament x`; a switch is `?merge-by-name`, `=1` or `=true`, and
 // `=0` or `=false` leaves it off); --db and --format are the server's.
@@ -85,27 +92,52 @@ std::string ServeApi::now() const {
   return db::utc_now_iso();
 }
 
-Response ServeApi::handle(const serve::Request& request) {
-  auto target = serve::parse_target(request.target);
-  if (!target) return error_response(400, target.error());
-  return route(*target);
+std::shared_ptr<const Response> error_answer(int status, const std::string& message) {
+  return answer(error_response(status, message));
 }
 
-Response ServeApi::route(const serve::Target& t) {
-  auto only = [&](std::initializer_list<const char*> allowed) -> std::optional<Response> {
+std::shared_ptr<const Response> store_error_answer(const db::StoreException& e) {
+  // The database is gone, unreachable or locked: the client learns that much; the detail
+  // (the statement's purpose, the file, libpq's text) is the operator's, on stderr.
+  std::fprintf(stderr, "knightly serve: %s\n", e.what());
+  return answer(error_response(503, "the database cannot be read now (" +
+                                        std::string(db::error_kind_name(e.kind())) +
+                                        "); the server's log says more"));
+}
+
+std::shared_ptr<const Response> ServeApi::handle(const serve::Request& request) {
+  try {
+    auto target = serve::parse_target(request.target);
+    if (!target) return answer(error_response(400, target.error()));
+    return route(*target);
+  } catch (const db::StoreException& e) {
+    return store_error_answer(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "knightly serve: %s\n", e.what());
+    return answer(error_response(500, "internal error (the server's log says more)"));
+  }
+}
+
+std::size_t ServeApi::cached_bytes() {
+  std::lock_guard lock(mutex_);
+  return cached_bytes_;
+}
+
+ServeApi::Answer ServeApi::route(const serve::Target& t) {
+  auto only = [&](std::initializer_list<const char*> allowed) -> Answer {
     for (const auto& [k, v] : t.params) {
       bool ok = false;
       for (const char* a : allowed) ok = ok || k == a;
-      if (!ok) return error_response(400, "unknown parameter '" + k + "' for " + t.path);
+      if (!ok) return answer(error_response(400, "unknown parameter '" + k + "' for " + t.path));
     }
-    return std::nullopt;
+    return nullptr;
   };
   const std::string key = cache_key(t);
   const Clock::duration forever = Clock::duration::zero();
 
   if (t.path == "/" || t.path == "/index.html") {
-    if (auto bad = only({})) return *bad;
-    return *cached(key, forever, [this] {
+    if (auto bad = only({})) return bad;
+    return cached(key, forever, [this] {
       ReportOptions o;
       o.filter = options_.filter;
       o.title = options_.title;
@@ -118,12 +150,12 @@ Response ServeApi::route(const serve::Target& t) {
     });
   }
   if (t.path == "/api" || t.path == "/api/") {
-    if (auto bad = only({})) return *bad;
-    return json_response(200, kIndex);
+    if (auto bad = only({})) return bad;
+    return answer(json_response(200, kIndex));
   }
   if (t.path == "/api/report") {
-    if (auto bad = only({})) return *bad;
-    return *cached(key, forever, [this] {
+    if (auto bad = only({})) return bad;
+    return cached(key, forever, [this] {
       ReportOptions o;
       o.filter = options_.filter;
       o.title = options_.title;
@@ -133,43 +165,43 @@ Response ServeApi::route(const serve::Target& t) {
     });
   }
   if (t.path == "/api/summary") {
-    if (auto bad = only({})) return *bad;
-    return *cached(key, std::chrono::seconds(1), [this] {
+    if (auto bad = only({})) return bad;
+    return cached(key, std::chrono::seconds(1), [this] {
       return json_response(200, summary_document(store_, options_.filter, now()));
     });
   }
   if (t.path == "/api/games") {
-    if (auto bad = only({"before", "limit", "engine", "result", "termination"})) return *bad;
+    if (auto bad = only({"before", "limit", "engine", "result", "termination"})) return bad;
     db::GameFilter f = options_.filter;
     std::int64_t before = 0;
     int limit = 50;
     if (const auto* v = t.param("before")) {
       auto n = to_int(*v, 0, INT64_MAX);
-      if (!n) return error_response(400, "before: '" + *v + "' is not a game id");
+      if (!n) return answer(error_response(400, "before: '" + *v + "' is not a game id"));
       before = *n;
     }
     if (const auto* v = t.param("limit")) {
       auto n = to_int(*v, 1, 500);
-      if (!n) return error_response(400, "limit: '" + *v + "' is not a number 1..500");
+      if (!n) return answer(error_response(400, "limit: '" + *v + "' is not a number 1..500"));
       limit = static_cast<int>(*n);
     }
     if (const auto* v = t.param("engine"); v && !v->empty()) f.engines.push_back(*v);
     if (const auto* v = t.param("result"); v && !v->empty()) {
       if (*v != "1-0" && *v != "0-1" && *v != "1/2-1/2")
-        return error_response(400, "result: '" + *v + "' (1-0, 0-1 or 1/2-1/2)");
+        return answer(error_response(400, "result: '" + *v + "' (1-0, 0-1 or 1/2-1/2)"));
       f.result = *v;
     }
     if (const auto* v = t.param("termination"); v && !v->empty()) f.termination = *v;
-    return *cached(key, forever, [this, f, before, limit] {
+    return cached(key, forever, [this, f, before, limit] {
       return json_response(200, games_page_json(store_, f, before, limit));
     });
   }
   if (t.path.starts_with("/api/game/")) {
-    if (auto bad = only({})) return *bad;
+    if (auto bad = only({})) return bad;
     const std::string id_text = t.path.substr(std::string("/api/game/").size());
     auto id = to_int(id_text, 1, INT64_MAX);
-    if (!id) return error_response(404, "no game '" + id_text + "'");
-    return *cached(key, forever, [this, id = *id] {
+    if (!id) return answer(error_response(404, "no game '" + id_text + "'"));
+    return cached(key, forever, [this, id = *id] {
       auto g = game_detail_json(store_, id);
       if (!g) return error_response(404, "no game " + std::to_string(id));
       return json_response(200, std::move(*g));
@@ -177,18 +209,19 @@ Response ServeApi::route(const serve::Target& t) {
   }
   if (t.path.starts_with("/api/query/")) {
     const std::string what = t.path.substr(std::string("/api/query/").size());
-    if (!query_names().count(what)) return error_response(404, "no query '" + what + "'");
+    if (!query_names().count(what)) return answer(error_response(404, "no query '" + what + "'"));
     std::vector<std::string> words;
     bool named_tournament = false;
     for (const auto& [k, v] : t.params) {
       const auto param = api_query_params().find(k);
       if (param == api_query_params().end())
-        return error_response(400, "unknown parameter '" + k + "' for " + t.path);
+        return answer(error_response(400, "unknown parameter '" + k + "' for " + t.path));
       named_tournament = named_tournament || k == "tournament";
       if (!param->second) {
         if (v == "0" || v == "false") continue;
         if (!v.empty() && v != "1" && v != "true")
-          return error_response(400, k + ": '" + v + "' (a switch: empty, 1, true, 0 or false)");
+          return answer(
+              error_response(400, k + ": '" + v + "' (a switch: empty, 1, true, 0 or false)"));
         words.push_back("--" + k);
         continue;
       }
@@ -203,7 +236,7 @@ Response ServeApi::route(const serve::Target& t) {
         words.push_back("--limit");
         words.push_back("1000");
       } else if (!to_int(*limit, 1, 100000)) {
-        return error_response(400, "limit: '" + *limit + "' is not a number 1..100000");
+        return answer(error_response(400, "limit: '" + *limit + "' is not a number 1..100000"));
       }
     }
     if (!named_tournament)
@@ -211,21 +244,25 @@ Response ServeApi::route(const serve::Target& t) {
         words.push_back("--tournament");
         words.push_back(name);
       }
-    return *cached(key, forever, [this, what, words] {
+    return cached(key, forever, [this, what, words] {
       auto json = query_json(store_, what, words);
-      return json ? json_response(200, std::move(*json)) : error_response(400, json.error());
+      if (json) return json_response(200, std::move(*json));
+      // A store that fails says so (503, no SQL) by throwing here; else the flags were wrong.
+      (void)store_.data_generation();
+      return error_response(400, json.error());
     });
   }
-  return error_response(404, "not found: " + t.path);
+  return answer(error_response(404, "not found: " + t.path));
 }
 
-std::shared_ptr<const Response> ServeApi::cached(const std::string& key, Clock::duration max_age,
-                                                 Compute compute) {
+ServeApi::Answer ServeApi::cached(const std::string& key, Clock::duration max_age,
+                                  Compute compute) {
   std::unique_lock lock(mutex_);
   const auto now = Clock::now();
   Entry& e = cache_[key];
   e.last_used = now;
   if (e.response) {
+    lru_.splice(lru_.begin(), lru_, e.lru);
     const bool fresh = e.generation == generation_ &&
                        (max_age == Clock::duration::zero() || now - e.computed_at < max_age);
     if (!fresh && queued_.insert(key).second) {
@@ -241,39 +278,60 @@ std::shared_ptr<const Response> ServeApi::cached(const std::string& key, Clock::
     return pending.get();
   }
   // The first request for this answer computes it; concurrent ones wait for the same result.
-  std::promise<std::shared_ptr<const Response>> promise;
+  std::promise<Answer> promise;
   e.pending = promise.get_future().share();
   e.compute = compute;
   const std::string generation = generation_;
   lock.unlock();
-  std::shared_ptr<const Response> response;
+  Answer response;
   try {
     response = std::make_shared<const Response>(compute());
   } catch (...) {
     promise.set_exception(std::current_exception());
     lock.lock();
-    cache_.erase(key);
+    if (auto it = cache_.find(key); it != cache_.end() && !it->second.response) cache_.erase(it);
     throw;
   }
   lock.lock();
-  Entry& done = cache_[key];
-  done.response = response;
-  done.generation = generation;
-  done.computed_at = Clock::now();
-  done.pending = {};
+  keep(key, response, generation);
   lock.unlock();
   promise.set_value(response);
-  // Bounded: a client asking for many distinct pages cannot grow the cache without end.
-  lock.lock();
-  if (cache_.size() > 1000) {
-    for (auto it = cache_.begin(); it != cache_.end();)
-      it = it->second.response && it->second.generation != generation_ ? cache_.erase(it)
-                                                                       : std::next(it);
-    if (cache_.size() > 1000)
-      for (auto it = cache_.begin(); it != cache_.end();)
-        it = it->second.response && !queued_.count(it->first) ? cache_.erase(it) : std::next(it);
-  }
   return response;
+}
+
+void ServeApi::keep(const std::string& key, Answer response, const std::string& generation) {
+  auto it = cache_.find(key);
+  if (it == cache_.end()) it = cache_.emplace(key, Entry{}).first;
+  Entry& e = it->second;
+  e.pending = {};
+  if (e.response) {
+    cached_bytes_ -= e.bytes;
+    lru_.erase(e.lru);
+    e.response.reset();
+  }
+  const std::size_t bytes = response->body.size() + key.size() + kEntryOverhead;
+  // Too big to keep: computed for the requests that asked, then gone with the last of them.
+  if (bytes > options_.cache_bytes / 4) {
+    cache_.erase(it);
+    return;
+  }
+  e.response = std::move(response);
+  e.bytes = bytes;
+  e.generation = generation;
+  e.computed_at = Clock::now();
+  lru_.push_front(key);
+  e.lru = lru_.begin();
+  cached_bytes_ += bytes;
+  while (cached_bytes_ > options_.cache_bytes && !lru_.empty()) forget(cache_.find(lru_.back()));
+}
+
+void ServeApi::forget(std::map<std::string, Entry>::iterator it) {
+  if (it == cache_.end()) return;
+  if (it->second.response) {
+    cached_bytes_ -= it->second.bytes;
+    lru_.erase(it->second.lru);
+  }
+  cache_.erase(it);
 }
 
 void ServeApi::refresher(std::stop_token stop) {
@@ -302,11 +360,9 @@ void ServeApi::refresher(std::stop_token stop) {
         }
         auto response = std::make_shared<const Response>(compute());
         std::lock_guard lock(mutex_);
-        Entry& e = cache_[key];
-        e.response = response;
-        e.generation = generation;
-        e.computed_at = Clock::now();
-        if (!e.compute) e.compute = compute;
+        keep(key, std::move(response), generation);
+        if (auto it = cache_.find(key); it != cache_.end() && !it->second.compute)
+          it->second.compute = compute;
         continue;
       }
       // Nothing queued within a poll interval: read the generation. When it changed, refresh

@@ -45,7 +45,8 @@ constexpr std::array<Subcommand, 12> kSubcommands{{
      work_options},
     {"stop", cmd_stop,
      "NAME | --all [--db PATH]   every worker of NAME (--all: every `knightly work`)\n"
-     "    finishes its game and exits"},
+     "    finishes its game and exits (NAME: exit 3, and the same run command resumes it;\n"
+     "    --all: exit 0)"},
     {"query", cmd_query,
      "tournaments|standings|games|h2h|engines|ratings|terminations|health|sprt|workers|tests\n"
      "    |tune [NAME] [--db PATH] [--format table|csv|json] [filters]\n"
@@ -58,6 +59,7 @@ constexpr std::array<Subcommand, 12> kSubcommands{{
      "    [--move-games N]   (move statistics over the newest N games; 0 = all; default 2000)"},
     {"serve", cmd_serve,
      "[--db PATH] [--bind 127.0.0.1:8080] [--tournament NAME ...] [--title T]\n"
+     "    [--allow-host NAME ...] [--cache-mb 32]\n"
      "    [--threads N]   (threads answering requests; default 2)"},
 }};
 
@@ -97,7 +99,8 @@ std::string usage_text() {
       "  knightly help [COMMAND] | --version\n"
       "\n"
       "exit codes: 0 done (sprt: H1 accepted), 1 sprt: H0 accepted, 2 error,\n"
-      "            3 sprt: undecided at max games, 130 interrupted (SIGINT), 143 terminated;\n"
+      "            3 sprt: undecided at max games, or stopped by knightly stop,\n"
+      "            130 interrupted (SIGINT), 143 terminated;\n"
       "            play exits 0 whatever its SPRT decided, as cutechess-cli and fastchess do\n"
       "See README.md and docs/ for the details.\n";
   return text;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <map>
 #include <regex>
+#include <string_view>
+#include <unordered_map>
 
 #include "engine/search/search.h"
 #include "engine/uci/options.h"
@@ -106,6 +108,7 @@ std::optional<ConfigError> validate_config(const Config& config) {
   if (auto problem = control_character_in("tournament name", t.name))
     return error("tournament.name", *problem);
 
+  std::unordered_map<std::string_view, std::size_t> seen;  // engine names, to their first index
   for (std::size_t i = 0; i < engines.size(); ++i) {
     const auto& e = engines[i];
     const std::string key = engine_key(i);
@@ -140,10 +143,9 @@ std::optional<ConfigError> validate_config(const Config& config) {
                                          "' speaks xboard, which has no node limit; give it tc, "
                                          "st or depth");
     }
-    for (std::size_t j = 0; j < i; ++j)
-      if (engines[j].name == e.name)
-        return error(key + ".name",
-                     "duplicate engine name '" + e.name + "' (also " + engine_key(j) + ")");
+    if (const auto [first, fresh] = seen.try_emplace(e.name, i); !fresh)
+      return error(key + ".name", "duplicate engine name '" + e.name + "' (also " +
+                                      engine_key(first->second) + ")");
     if (e.builtin)
       for (const auto& [name, value] : e.options)
         if (auto problem = check_builtin_option(name, value))

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string_view>
 #include <thread>
 
@@ -51,16 +52,32 @@ std::string search_path(const std::string& name) {
   }
 }
 
-// The runner's environment with `extra` added; a variable in `extra` replaces ours.
+// What the runner keeps from its engines: libpq's variables (PGPASSWORD, PGPASSFILE, PGHOST...:
+// the database's credentials) and Knightly's own (KNIGHTLY_DB...). An engine under test must
+// not be able to log into the tournament's database and write results.
+bool withheld_from_engines(std::string_view name) {
+  return name.starts_with("PG") || name.starts_with("KNIGHTLY_");
+}
+
+// The runner's environment without what it withholds, with `extra` (an engine's env.NAME=VALUE,
+// which may give back any variable on purpose) added; a variable in `extra` replaces ours.
 std::vector<std::string> child_environment(const std::map<std::string, std::string>& extra) {
   std::vector<std::string> entries;
   for (char** e = ::environ; e && *e; ++e) {
     std::string_view entry(*e);
     std::string key(entry.substr(0, entry.find('=')));
-    if (!extra.contains(key)) entries.emplace_back(entry);
+    if (!extra.contains(key) && !withheld_from_engines(key)) entries.emplace_back(entry);
   }
   for (const auto& [k, v] : extra) entries.push_back(k + "=" + v);
   return entries;
+}
+
+// Engines run as the runner's user, so they could read its environment (/proc/PID/environ)
+// and memory (ptrace): a password from PGPASSWORD or an env:NAME location among them. A
+// process that is not dumpable keeps both to itself; made so once, before the first engine.
+void keep_runner_private() {
+  static std::once_flag once;
+  std::call_once(once, [] { ::prctl(PR_SET_DUMPABLE, 0); });
 }
 
 std::vector<char*> c_strings(std::vector<std::string>& strings) {
@@ -139,6 +156,7 @@ std::optional<std::string> EngineProcess::start(const ProcessSpec& spec) {
     if (exe.empty()) return "command not found in PATH: " + spec.command;
   }
 
+  keep_runner_private();
   // Everything the child needs is built before the fork: it must not allocate.
   std::vector<std::string> arg_strings;
   arg_strings.reserve(spec.args.size() + 1);

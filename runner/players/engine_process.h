@@ -1,6 +1,7 @@
 #pragma once
 // An engine as a child process: its argv exec'd directly (never through a shell), in the
-// configured working directory, with the configured variables added to ours, in a process
+// configured working directory, with our environment less the database's credentials (PG*
+// and KNIGHTLY_* are withheld) and the configured variables added, in a process
 // group of its own (a terminal's Ctrl-C reaches only the runner, which finishes the running
 // games) and killed by the kernel when the runner dies (PR_SET_PDEATHSIG). Its stdin and stdout
 // are pipes that a LineChannel reads and writes; its stderr goes to a file. This class is the
@@ -18,9 +19,11 @@ namespace knightly::runner {
 struct ProcessSpec {
   std::string command;  // a path (with a '/'), or a program name looked up in PATH
   std::vector<std::string> args;
-  std::string workdir;                     // "" = the runner's
-  std::map<std::string, std::string> env;  // added to (or replacing in) the runner's environment
-  std::string stderr_path;                 // appended to; "" = /dev/null
+  std::string workdir;  // "" = the runner's
+  // Added to (or replacing in) the runner's environment, from which PG* and KNIGHTLY_* are
+  // withheld (an entry here gives one back on purpose).
+  std::map<std::string, std::string> env;
+  std::string stderr_path;  // appended to; "" = /dev/null
 };
 
 class EngineProcess {

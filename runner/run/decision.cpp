@@ -1,5 +1,6 @@
 #include "runner/run/decision.h"
 
+#include <cstdint>
 #include <cstdio>
 
 #include "runner/run/run_options.h"
@@ -69,14 +70,6 @@ std::string complete_decision(std::int64_t games, const stats::SprtConfig* sprt,
   return "complete: all " + std::to_string(games) + " games played";
 }
 
-std::string stop_decision(std::int64_t games, std::int64_t scheduled, const stats::SprtConfig* sprt,
-                          const stats::Trinomial& counts) {
-  std::string s = "stopped: knightly stop after " + std::to_string(games) + " of " +
-                  std::to_string(scheduled) + " games";
-  if (sprt) s += " (" + llr_text(stats::sprt_status(*sprt, counts)) + ")";
-  return s;
-}
-
 std::string complete_decision(std::int64_t games, const stats::SprtConfig* sprt,
                               const stats::Pentanomial& pairs) {
   if (sprt) {
@@ -87,12 +80,9 @@ std::string complete_decision(std::int64_t games, const stats::SprtConfig* sprt,
   return "complete: all " + std::to_string(games) + " games played";
 }
 
-std::string stop_decision(std::int64_t games, std::int64_t scheduled, const stats::SprtConfig* sprt,
-                          const stats::Pentanomial& pairs) {
-  std::string s = "stopped: knightly stop after " + std::to_string(games) + " of " +
-                  std::to_string(scheduled) + " games";
-  if (sprt) s += " (" + llr_text(stats::sprt_status(*sprt, pairs)) + ")";
-  return s;
+std::string stop_decision(std::int64_t games, std::int64_t scheduled) {
+  return "stopped: knightly stop after " + std::to_string(games) + " of " +
+         std::to_string(scheduled) + " games";
 }
 
 std::optional<DecidedSprt> decided_sprt(const stats::SprtConfig& sprt,
@@ -123,9 +113,22 @@ std::optional<int> exit_code_of(const std::string& d) {
   if (d.starts_with("sprt: H0")) return ExitH0;
   if (d.starts_with("sprt: undecided")) return ExitUndecided;
   if (d.starts_with("complete:")) return ExitOk;
-  if (d.starts_with("stopped:")) return d.find("LLR") != std::string::npos ? ExitUndecided : ExitOk;
+  if (d.starts_with("stopped:")) return ExitUndecided;
   if (d.starts_with("failed:")) return ExitError;  // engines from source: run_sources.h
   return std::nullopt;
+}
+
+std::optional<std::int64_t> decided_games(const std::string& d) {
+  const auto at = d.find(" after ");
+  if (at == std::string::npos || d.starts_with("complete:")) return std::nullopt;
+  std::int64_t n = 0;
+  std::size_t i = at + 7;
+  if (i >= d.size() || d[i] < '0' || d[i] > '9') return std::nullopt;
+  for (; i < d.size() && d[i] >= '0' && d[i] <= '9'; ++i) {
+    if (n > (INT64_MAX - 9) / 10) return std::nullopt;
+    n = n * 10 + (d[i] - '0');
+  }
+  return n;
 }
 
 }  // namespace knightly::runner

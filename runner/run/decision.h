@@ -8,7 +8,7 @@
 //   "sprt: H0 accepted (LLR -2.95 <= -2.94) after ..."
 //   "sprt: undecided at max games (LLR 1.20, bounds -2.94 2.94) after ..."
 //   "complete: all 120 games played"
-//   "stopped: knightly stop after 57 of 120 games" (an SPRT adds its LLR)
+//   "stopped: knightly stop after 57 of 120 games" (not a finish: the next run resumes it)
 //   "failed: the build of REPO at COMMIT failed ..." (engines from source: run_sources.h)
 #include <cstdint>
 #include <optional>
@@ -27,9 +27,8 @@ std::optional<std::string> sprt_decision(const stats::SprtConfig& sprt,
 std::string complete_decision(std::int64_t games, const stats::SprtConfig* sprt,
                               const stats::Pentanomial& pairs);
 
-// `knightly stop NAME` was run.
-std::string stop_decision(std::int64_t games, std::int64_t scheduled, const stats::SprtConfig* sprt,
-                          const stats::Pentanomial& pairs);
+// `knightly stop NAME` was run with `games` of the `scheduled` stored.
+std::string stop_decision(std::int64_t games, std::int64_t scheduled);
 
 // The same for a schedule without game pairs (one game per encounter, no -repeat, or
 // -report penta=false): the LLR on single games, "... after N games, trinomial L D W".
@@ -37,8 +36,6 @@ std::optional<std::string> sprt_decision(const stats::SprtConfig& sprt,
                                          const stats::Trinomial& games);
 std::string complete_decision(std::int64_t games, const stats::SprtConfig* sprt,
                               const stats::Trinomial& counts);
-std::string stop_decision(std::int64_t games, std::int64_t scheduled, const stats::SprtConfig* sprt,
-                          const stats::Trinomial& counts);
 
 // The SPRT's status as it was when `decision` was taken: recomputed from the counts the text
 // holds ("... after N games, pentanomial LL LD WL+DD WD WW" or "trinomial L D W"), so every
@@ -50,10 +47,14 @@ struct DecidedSprt {
 };
 std::optional<DecidedSprt> decided_sprt(const stats::SprtConfig& sprt, const std::string& decision);
 
-// The gate's exit code for a stored decision: 0 (H1, complete, a stopped run), 1 (H0), 3 (SPRT
-// undecided or stopped before deciding), 2 (failed: its engines could not be built or benched).
-// nullopt for a text this version does not know (a tournament finished before decisions were
-// stored).
+// The gate's exit code for a stored decision: 0 (H1, complete), 1 (H0), 3 (SPRT undecided, or
+// stopped before the end), 2 (failed: its engines could not be built or benched). nullopt for a
+// text this version does not know (a tournament finished before decisions were stored).
 std::optional<int> exit_code_of(const std::string& decision);
+
+// The games a decision counted ("... after N games ...", "... after N of M games"): every
+// worker's final standings are of those first N games stored, so they print one standings
+// whatever they store after it. nullopt when it counts every game (complete) or says no count.
+std::optional<std::int64_t> decided_games(const std::string& decision);
 
 }  // namespace knightly::runner

@@ -49,6 +49,11 @@ class Fd {
     return *this;
   }
   int get() const { return fd_; }
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
   void reset() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
@@ -67,6 +72,76 @@ class Fd {
 std::atomic<unsigned> temp_counter{0};
 
 }  // namespace
+
+namespace {
+
+// An OFD lock on the whole file (released when the last descriptor of this open goes):
+// F_WRLCK or F_RDLCK, waiting or not; false with errno set when it is not taken.
+bool ofd_lock(int fd, short type, bool wait) {
+  struct flock fl {};
+  fl.l_type = type;
+  fl.l_whence = SEEK_SET;
+  int r;
+  while ((r = ::fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &fl)) != 0 && errno == EINTR) {
+  }
+  return r == 0;
+}
+
+std::string read_small(int fd) {
+  char buf[4096];
+  const ssize_t n = ::pread(fd, buf, sizeof buf, 0);
+  return n > 0 ? std::string(buf, std::size_t(n)) : std::string();
+}
+
+}  // namespace
+
+std::expected<OutputClaim, std::string> OutputClaim::take(const std::string& path,
+                                                          const std::string& owner) {
+  const std::string marker = path + ".writer";
+  Fd fd(::open(marker.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
+  if (fd.get() < 0)
+    return std::unexpected("cannot open " + marker + " (the claim on " + path +
+                           "): " + std::strerror(errno));
+  // Nobody holds it: name ourselves, then share it with our tournament's other workers (an
+  // OFD lock turns from write to read atomically, so no other claim slips in between).
+  if (ofd_lock(fd.get(), F_WRLCK, false)) {
+    if (::ftruncate(fd.get(), 0) != 0 ||
+        ::pwrite(fd.get(), owner.data(), owner.size(), 0) != ssize_t(owner.size()))
+      return std::unexpected("cannot write " + marker + ": " + std::strerror(errno));
+    ofd_lock(fd.get(), F_RDLCK, true);
+    return OutputClaim(fd.release());
+  }
+  if (errno != EAGAIN && errno != EACCES)
+    return std::unexpected("cannot lock " + marker + ": " + std::strerror(errno));
+  // Held: by workers of a tournament (read locks), or by a claim being written (a moment).
+  if (!ofd_lock(fd.get(), F_RDLCK, true))
+    return std::unexpected("cannot lock " + marker + ": " + std::strerror(errno));
+  const std::string holder = read_small(fd.get());
+  if (holder == owner) return OutputClaim(fd.release());
+  const auto newline = holder.find('\n');
+  const std::string db = holder.substr(0, newline);
+  const std::string name = newline == std::string::npos ? "" : holder.substr(newline + 1);
+  return std::unexpected(path + " is being written by tournament '" + name + "' (database " + db +
+                         "), which is running: one file has one writer; give this run another "
+                         "file (--pgn, -pgnout, [output] pgn)");
+}
+
+OutputClaim::OutputClaim(OutputClaim&& other) noexcept : fd_(other.fd_) {
+  other.fd_ = -1;
+}
+
+OutputClaim& OutputClaim::operator=(OutputClaim&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+OutputClaim::~OutputClaim() {
+  if (fd_ >= 0) ::close(fd_);
+}
 
 struct GameFile::Locked {
   Fd fd;

@@ -29,6 +29,28 @@
 
 namespace knightly::runner {
 
+// One file, one writer: a run holds its output files' claims for as long as it runs. The
+// claim is a lock on a file beside the output (PATH.writer) that names the tournament writing
+// it (its database and name): any number of workers of that tournament share it, and a run of
+// another tournament (or match) that names the same file is refused, naming the one that
+// writes it, instead of one tournament's games silently never reaching the file. A process
+// that dies lets go of its claim with it (the lock is the kernel's).
+class OutputClaim {
+ public:
+  // `owner`: what identifies the tournament ("DATABASE\nNAME").
+  static std::expected<OutputClaim, std::string> take(const std::string& path,
+                                                      const std::string& owner);
+  OutputClaim(OutputClaim&& other) noexcept;
+  OutputClaim& operator=(OutputClaim&& other) noexcept;
+  OutputClaim(const OutputClaim&) = delete;
+  OutputClaim& operator=(const OutputClaim&) = delete;
+  ~OutputClaim();
+
+ private:
+  explicit OutputClaim(int fd) : fd_(fd) {}
+  int fd_ = -1;
+};
+
 class GameFile {
  public:
   using Format = std::function<std::string(const GameRecord&)>;

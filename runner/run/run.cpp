@@ -114,7 +114,12 @@ RunSummary Run::execute() {
 // ------------------------------------------------------------------------------ prepare
 
 bool Run::prepare() {
-  // Everything that can be checked before the first game is checked now.
+  // Everything that can be checked before the first game is checked now, the size first:
+  // nothing is allocated for, or written of, a schedule too large to play.
+  if (auto too_big = check_schedule_limits(config_)) {
+    fail(Failure::Setup, too_big->to_string());
+    return false;
+  }
   if (auto missing = find_missing_engines(config_); !missing.empty()) {
     for (std::size_t i = 1; i < missing.size(); ++i) observer_.on_error(missing[i].to_string());
     fail(Failure::Setup, missing[0].to_string());
@@ -166,6 +171,19 @@ bool Run::prepare() {
   db::Store& store = *store_;
 
   summary_.database = store.path();  // a URL without its password
+  // One writer per output file: this tournament's workers share them, another is refused.
+  {
+    std::error_code ec;
+    const std::string db_identity =
+        store.is_postgres() ? store.path()
+                            : std::filesystem::weakly_canonical(store.path(), ec).string();
+    for (const std::string* path : {&config_.output.pgn, &config_.output.epd}) {
+      if (path->empty()) continue;
+      auto claim = OutputClaim::take(*path, db_identity + "\n" + config_.tournament.name);
+      if (!claim) return fail(Failure::Setup, claim.error()), false;
+      output_claims_.push_back(std::move(*claim));
+    }
+  }
   // The tournament row: new, joined (another worker plays it too), resumed, or restarted.
   // The store keeps the config with any database URL's password taken out: compare like that.
   const std::string& text = config_.source_text;
@@ -234,7 +252,8 @@ bool Run::prepare() {
   const db::WorkerIdentity me = this_worker();
   worker_id_ = store.register_worker(me);
   const auto slots = pair_slots(*schedule_);
-  store.add_pairs(t.id, slots);
+  // A large schedule takes a while to write: a signal stops it between batches.
+  if (!store.add_pairs(t.id, slots, [this] { return stop_.stopping(); })) return false;
   // A run killed on this machine left leases that would hold its pairs until they ran out:
   // free them now, so that a resumed run plays the games in the order a single run would.
   for (const auto& [id, holder] : store.lease_holders(t.id))
@@ -247,8 +266,14 @@ bool Run::prepare() {
     }
   }
 
-  if (control.status == db::TournamentStatus::Aborted)
+  // Aborted (interrupted, or `knightly stop`): this run resumes it, for every worker, and the
+  // stop is forgotten.
+  if (control.status == db::TournamentStatus::Aborted || control.stop_requested) {
     store.set_tournament_status(t.id, db::TournamentStatus::Running);
+    if (control.stop_requested)
+      observer_.on_message("Tournament '" + t.name + "' was stopped (" + control.decision +
+                           "): playing the rest");
+  }
   if (has_sources(config_) && !prepare_sources(t.id)) return false;
   if (stored > 0 && std::size_t(stored) < schedule_->total())
     observer_.on_message("Resuming tournament '" + t.name + "': " + std::to_string(stored) +
@@ -656,16 +681,7 @@ void Run::decide() {
     finish(control.decision);  // another worker decided: only read it back
     return;
   }
-  if (control.stop_requested) {
-    db::GameFilter f;
-    f.tournament_ids = {tournament_id_};
-    stats::Trinomial games;
-    const auto pairs = sprt_ ? current_pairs(&games) : stats::Pentanomial{};
-    const auto stored = store_->count_games(f);
-    const auto scheduled = std::int64_t(schedule_->total());
-    finish(paired_ ? stop_decision(stored, scheduled, sprt(), pairs)
-                   : stop_decision(stored, scheduled, sprt(), games));
-  }
+  if (control.stop_requested) stopped(control.decision);
 }
 
 void Run::decide_exhausted() {
@@ -684,6 +700,10 @@ void Run::decide_stopped() {
       finish(control.decision);
       return;
     case db::TournamentStatus::Aborted:
+      if (control.stop_requested) {
+        stopped(control.decision);
+        return;
+      }
       // A worker that was interrupted thought nobody else was playing: we are.
       store_->set_tournament_status(tournament_id_, db::TournamentStatus::Running);
       return;
@@ -712,6 +732,16 @@ void Run::finish(const std::string& decision) {
   {
     std::lock_guard lock(mutex_);
     if (decision_.empty()) decision_ = stored_decision;
+  }
+  stop_.request(options_.on_stop == OnStop::Abandon ? StopLevel::Abandon : StopLevel::Drain);
+  work_cv_.notify_all();
+}
+
+void Run::stopped(const std::string& decision) {
+  {
+    std::lock_guard lock(mutex_);
+    stopped_ = true;
+    if (decision_.empty()) decision_ = decision;
   }
   stop_.request(options_.on_stop == OnStop::Abandon ? StopLevel::Abandon : StopLevel::Drain);
   work_cv_.notify_all();
@@ -791,11 +821,23 @@ void Run::report() {
         if (file)
           if (auto r = file->finish(*store_, tournament_id_); !r)
             fail_locked(Failure::Output, r.error());
-      if (signal != 0) mark_interrupted();
+      if (signal != 0 && !stopped_) mark_interrupted();
       const auto control = store_->control(tournament_id_);
       summary_.finished = control.status == db::TournamentStatus::Finished;
-      summary_.decision = control.decision.empty() ? decision_ : control.decision;
+      summary_.stopped = !summary_.finished && stopped_;
+      // What this worker saw decide (a later run may have resumed a stop and cleared it).
+      summary_.decision =
+          summary_.finished && !control.decision.empty() ? control.decision : decision_;
+      // One standings for every worker under one decision: of the games it counted, not of
+      // those others stored while finishing their last game.
+      if (summary_.finished || summary_.stopped)
+        if (auto n = decided_games(summary_.decision)) filter.first_stored = *n;
       summary_.games_stored = int(store_->count_games(filter));
+      if (filter.first_stored > 0) {
+        db::GameFilter all = filter;
+        all.first_stored = 0;
+        summary_.games_after_decision = int(store_->count_games(all)) - summary_.games_stored;
+      }
       if (auto t = store_->tournament(tournament_id_)) summary_.tournament = *t;
       RunReport report;
       report.standings = store_->standings(filter);
@@ -824,6 +866,8 @@ void Run::report() {
 
   if (failed_) {
     summary_.exit_code = ExitError;
+  } else if (summary_.stopped) {
+    summary_.exit_code = ExitUndecided;  // `knightly stop`: the rest is for the next run
   } else if (summary_.finished) {
     if (auto code = exit_code_of(summary_.decision)) {
       summary_.exit_code = *code;

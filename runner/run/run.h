@@ -82,6 +82,8 @@ class Run {
   void decide_exhausted();
   void decide_stopped();
   void finish(const std::string& decision);
+  // `knightly stop` (its text `decision`): this worker starts nothing new and exits 3.
+  void stopped(const std::string& decision);
   void mark_interrupted();
 
   void fail(Failure kind, const std::string& message);
@@ -106,6 +108,7 @@ class Run {
   std::optional<stats::SprtConfig> sprt_;  // two-engine runs with [sprt]
   std::unique_ptr<TunePlan> tune_;         // a [tune]: SPSA over the rounds (tune_plan.h)
   std::unique_ptr<EngineVersions> versions_;
+  std::vector<OutputClaim> output_claims_;  // the PGN and EPD files are this tournament's
   std::optional<GameFile> pgn_;
   std::optional<GameFile> epd_;  // -epdout: the final positions, in schedule order
   RunLog log_;                   // -log file=F: the runner's own lines
@@ -132,6 +135,7 @@ class Run {
   bool resumable_ = true;
   int later_errors_ = 0;
   std::string decision_;
+  bool stopped_ = false;   // by `knightly stop`
   bool moved_on_ = false;  // options_.other_work said to go (under mutex_)
 };
 

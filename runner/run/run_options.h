@@ -77,11 +77,15 @@ struct RunSummary {
   std::string database;       // where the games are
   int games_played = 0;       // stored by this process
   int games_superseded = 0;   // played here after the lease was lost: kept aside, not counted
-  int games_stored = 0;       // in the tournament, all workers and invocations
+  // In the tournament, all workers and invocations; once it is decided (or stopped), those
+  // the decision counted: every worker's final standings are of the same games.
+  int games_stored = 0;
+  int games_after_decision = 0;  // games in progress at the decision, stored after it
   int games_scheduled = 0;
-  bool interrupted = false;               // stopped by a signal before the end
-  bool finished = false;                  // the tournament is finished (here or by another worker)
-  std::string decision;                   // why it finished, as stored ("sprt: H1 accepted ...")
+  bool interrupted = false;  // stopped by a signal before the end
+  bool finished = false;     // the tournament is finished (here or by another worker)
+  bool stopped = false;  // `knightly stop`: not finished, resumable by the same command (exit 3)
+  std::string decision;  // why it finished, as stored ("sprt: H1 accepted ...")
   std::optional<stats::SprtStatus> sprt;  // two-engine SPRT runs: status at the end
   std::vector<EngineFailure> engine_failures;
   std::string error;       // what ended the run with ExitError ("" otherwise)

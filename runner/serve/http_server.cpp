@@ -12,9 +12,12 @@
 #include <boost/beast/http.hpp>
 #include <cstdio>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
+
+#include "runner/serve/request.h"
 
 namespace knightly::runner::serve {
 
@@ -27,8 +30,11 @@ using tcp = net::ip::tcp;
 // `connections`, which must outlive it.
 struct HttpServer::Impl {
   ServerOptions options;
+  HostPolicy hosts;
   Handler handler;
   std::atomic<int> connections{0};
+  std::mutex clients_mutex;
+  std::map<net::ip::address, int> clients;  // open connections per client address
   net::io_context ioc;
   tcp::acceptor acceptor{ioc};
   std::vector<std::thread> threads;
@@ -38,31 +44,48 @@ struct HttpServer::Impl {
 
 namespace {
 
+std::shared_ptr<const Response> error_response(int status, std::string_view message) {
+  auto r = std::make_shared<Response>();
+  r->status = status;
+  r->body = error_json(message);
+  if (status == 405) r->headers.emplace_back("Allow", "GET, HEAD");
+  return r;
+}
+
 // One connection: read a request, answer it, repeat while the client keeps it alive.
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(tcp::socket socket, HttpServer::Impl& server)
       : stream_(std::move(socket)), server_(server) {
     ++server_.connections;
+    beast::error_code ec;
+    client_ = stream_.socket().remote_endpoint(ec).address();
+    std::lock_guard lock(server_.clients_mutex);
+    client_connections_ = ++server_.clients[client_];
   }
-  ~Session() { --server_.connections; }
+  ~Session() {
+    {
+      std::lock_guard lock(server_.clients_mutex);
+      if (--server_.clients[client_] == 0) server_.clients.erase(client_);
+    }
+    --server_.connections;
+  }
+
+  // This client's connections, this one included, when it was accepted.
+  int client_connections() const { return client_connections_; }
 
   void read() {
     parser_.emplace();
-    parser_->header_limit(static_cast<std::uint32_t>(server_.options.max_header_bytes));
-    parser_->body_limit(0);
-    stream_.expires_after(server_.options.timeout);
+    configure_parser(*parser_, server_.options.max_header_bytes);
+    // The whole request header within the header timeout, however slowly it trickles in.
+    stream_.expires_after(server_.options.header_timeout);
     http::async_read(stream_, buffer_, *parser_,
                      beast::bind_front_handler(&Session::on_read, shared_from_this()));
   }
 
   // Answers an error found before the request was whole, then closes.
-  void refuse(int status, std::string text) {
-    Response r;
-    r.status = status;
-    r.content_type = "text/plain; charset=utf-8";
-    r.body = std::move(text) + "\n";
-    write(r, false, false);
+  void refuse(int status, std::string_view message) {
+    write(error_response(status, message), false, false);
   }
 
  private:
@@ -73,50 +96,46 @@ class Session : public std::enable_shared_from_this<Session> {
       close();
       return;
     }
-    if (ec == http::error::header_limit) return refuse(431, "request header too large");
-    if (ec == http::error::body_limit || ec == http::error::unexpected_body)
-      return refuse(413, "a request body is not accepted");
-    if (ec) return refuse(400, "bad request: " + ec.message());
-
-    const auto& req = parser_->get();
-    const bool head = req.method() == http::verb::head;
-    if (req.method() != http::verb::get && !head) {
-      Response r;
-      r.status = 405;
-      r.content_type = "text/plain; charset=utf-8";
-      r.body = "method not allowed: only GET and HEAD\n";
-      r.headers.emplace_back("Allow", "GET, HEAD");
-      return write(r, req.keep_alive(), false);
+    auto examined = examine_request(ec, *parser_, server_.hosts);
+    if (!examined) {
+      const Refusal& r = examined.error();
+      return write(error_response(r.status, r.message), r.keep_alive, r.head);
     }
-    Response r;
+    std::shared_ptr<const Response> r;
     try {
-      r = server_.handler(Request{"GET", std::string(req.target())});
+      r = server_.handler(examined->request);
+      if (!r) r = error_response(500, "internal error: no answer");
     } catch (const std::exception& e) {
-      r = Response{
-          500, "text/plain; charset=utf-8", std::string("internal error: ") + e.what(), {}};
+      // The detail (it may quote SQL or a path) is for the operator, not the client.
+      std::fprintf(stderr, "knightly serve: %s\n", e.what());
+      r = error_response(500, "internal error (the server's log says more)");
     } catch (...) {
-      r = Response{500, "text/plain; charset=utf-8", "internal error", {}};
+      r = error_response(500, "internal error");
     }
-    write(r, req.keep_alive(), head);
+    write(r, examined->keep_alive, examined->head);
   }
 
-  void write(const Response& r, bool keep_alive, bool head) {
-    auto res = std::make_shared<http::response<http::string_body>>();
+  // The body is sent from the shared Response itself, never copied: the answer stays alive
+  // until the write is done.
+  void write(std::shared_ptr<const Response> r, bool keep_alive, bool head) {
+    auto res = std::make_shared<http::response<http::buffer_body>>();
     res->version(11);
-    res->result(static_cast<unsigned>(r.status));
+    res->result(static_cast<unsigned>(r->status));
     res->set(http::field::server, "knightly");
-    res->set(http::field::content_type, r.content_type);
+    res->set(http::field::content_type, r->content_type);
     res->set(http::field::cache_control, "no-store");
     res->set("X-Content-Type-Options", "nosniff");
-    for (const auto& [name, value] : r.headers) res->set(name, value);
+    for (const auto& [name, value] : r->headers) res->set(name, value);
     res->keep_alive(keep_alive);
-    res->body() = r.body;
-    res->prepare_payload();
-    if (head) res->body().clear();  // Content-Length still tells the GET body's size
+    // Content-Length is the GET body's size, for a HEAD too.
+    res->content_length(r->body.size());
+    res->body().data = head ? nullptr : const_cast<char*>(r->body.data());
+    res->body().size = head ? 0 : r->body.size();
+    res->body().more = false;
     stream_.expires_after(server_.options.timeout);
     http::async_write(
         stream_, *res,
-        [self = shared_from_this(), res, keep_alive](beast::error_code ec, std::size_t) {
+        [self = shared_from_this(), res, r, keep_alive](beast::error_code ec, std::size_t) {
           if (ec || !keep_alive) return self->close();
           self->read();
         });
@@ -130,8 +149,10 @@ class Session : public std::enable_shared_from_this<Session> {
 
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::empty_body>> parser_;
+  std::optional<RequestParser> parser_;
   HttpServer::Impl& server_;
+  net::ip::address client_;
+  int client_connections_ = 0;
 };
 
 }  // namespace
@@ -141,7 +162,11 @@ void HttpServer::Impl::accept() {
     if (ec == net::error::operation_aborted) return;  // stopping
     if (!ec) {
       auto session = std::make_shared<Session>(std::move(socket), *this);
-      if (connections.load() > options.max_connections)
+      // One client's connections (slow ones, or many) never take all: each address has its
+      // share, and past it only that client is refused.
+      if (session->client_connections() > options.max_connections_per_client)
+        session->refuse(503, "too many connections from this client");
+      else if (connections.load() > options.max_connections)
         session->refuse(503, "too many connections");
       else
         session->read();
@@ -160,6 +185,7 @@ std::expected<std::unique_ptr<HttpServer>, std::string> HttpServer::start(
     const ServerOptions& options, Handler handler) {
   auto impl = std::make_unique<Impl>();
   impl->options = options;
+  impl->hosts = HostPolicy{options.host, options.allowed_hosts};
   impl->handler = std::move(handler);
   const bool v6 = options.host.find(':') != std::string::npos;
   const std::string where =

@@ -1,10 +1,15 @@
 #pragma once
 // A small read-only HTTP/1.1 server on Boost.Beast: it answers GET and HEAD through a handler
 // and nothing else. Every limit is the server's: methods other than GET/HEAD get 405, a
-// request with a body 413, headers over the limit 431, a malformed request 400, and a
-// connection that does not send a whole request (or read the answer) within the timeout is
-// closed, as are connections over the limit. The handler never sees a socket; an exception
-// from it becomes a 500. I/O only: routing and content are the caller's.
+// request with a body 413, headers over the limit 431, a malformed request 400, a Host that
+// does not name this server 403 (request.h: DNS rebinding), and a connection that does not
+// send a whole request header within the header timeout (or read the answer within the
+// write timeout) is closed, as are connections over the limit: per client address, and in
+// all. Every error the server writes is a JSON body, {"error":"..."}, echoing nothing. The
+// handler never sees a socket; an exception from it becomes a 500 whose body names no detail
+// (the detail goes to stderr). Answers are written from the handler's shared, immutable
+// Response, as the socket takes them: any number of connections sending one answer share one
+// copy of it. I/O only: routing and content are the caller's.
 #include <chrono>
 #include <cstddef>
 #include <expected>
@@ -28,15 +33,26 @@ struct Response {
   std::vector<std::pair<std::string, std::string>> headers;  // extra header fields
 };
 
-using Handler = std::function<Response(const Request&)>;
+// The answer is shared: the handler may keep it (a cache) while the server writes it.
+using Handler = std::function<std::shared_ptr<const Response>(const Request&)>;
+
+// Which Host headers are answered (request.h): loopback names and addresses and the bound
+// address always, `allowed` names besides.
+struct HostPolicy {
+  std::string bound;                 // the address the server listens on, as bound
+  std::vector<std::string> allowed;  // more names (--allow-host), compared without case
+};
 
 struct ServerOptions {
   std::string host = "127.0.0.1";  // a literal address (serve/endpoint.h)
   int port = 8080;                 // 0: any free port (address() tells which)
   int threads = 2;
   std::size_t max_header_bytes = 8 * 1024;
-  std::chrono::milliseconds timeout{10000};  // to receive a request, and to send a response
+  std::chrono::milliseconds header_timeout{5000};  // to receive a whole request header
+  std::chrono::milliseconds timeout{30000};        // to send a response
   int max_connections = 256;
+  int max_connections_per_client = 16;     // per client address
+  std::vector<std::string> allowed_hosts;  // names answered besides this machine's own
 };
 
 class HttpServer {

@@ -1,6 +1,10 @@
 #include "runner/tournament/schedule.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 #include "engine/chess/chess960.h"
 #include "engine/chess/notation.h"
@@ -22,7 +26,79 @@ std::vector<std::pair<int, int>> Schedule::encounters(const TournamentConfig& t,
   return out;
 }
 
+namespace {
+
+// a * b, saturated at UINT64_MAX.
+std::uint64_t times(std::uint64_t a, std::uint64_t b) {
+  if (a != 0 && b > UINT64_MAX / a) return UINT64_MAX;
+  return a * b;
+}
+
+std::string plural(std::uint64_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+ScheduleSize schedule_size(const Config& config) {
+  const auto& t = config.tournament;
+  const std::uint64_t n = config.engines.size();
+  ScheduleSize s;
+  if (t.format == TournamentFormat::Gauntlet) {
+    const std::uint64_t seeds =
+        t.seeds > 0 ? std::min<std::uint64_t>(std::uint64_t(t.seeds), n) : 0;
+    s.encounters = times(seeds, n - seeds);
+  } else {
+    s.encounters = n < 2 ? 0 : times(n, n - 1) / 2;
+  }
+  const std::uint64_t rounds = t.rounds > 0 ? std::uint64_t(t.rounds) : 0;
+  const std::uint64_t games = t.games_per_encounter > 0 ? std::uint64_t(t.games_per_encounter) : 0;
+  s.games = times(times(rounds, s.encounters), games);
+  s.pairs = times(times(rounds, s.encounters), (games + 1) / 2);
+  return s;
+}
+
+std::optional<ConfigError> check_schedule_limits(const Config& config,
+                                                 const ScheduleLimits& limits) {
+  const auto error = [](const std::string& key, const std::string& message) {
+    return ConfigError{"", 0, 0, key, message};
+  };
+  const std::uint64_t engines = config.engines.size();
+  if (engines > limits.engines)
+    return error("engine", plural(engines, "engine") + ": a tournament has at most " +
+                               std::to_string(limits.engines) +
+                               " (the [[engine]] tables, or -engine "
+                               "on a play command line)");
+  const ScheduleSize size = schedule_size(config);
+  if (size.pairs > limits.pairs) {
+    const auto& t = config.tournament;
+    const bool rounds = std::uint64_t(t.rounds) >= std::uint64_t(t.games_per_encounter);
+    return error(rounds ? "tournament.rounds" : "tournament.games",
+                 plural(std::uint64_t(t.rounds), "round") + " of " +
+                     plural(size.encounters, "encounter") + " of " +
+                     plural(std::uint64_t(t.games_per_encounter), "game") + " make " +
+                     (size.pairs == UINT64_MAX ? std::string("more than 2^64")
+                                               : std::to_string(size.pairs)) +
+                     " pairs of games: a tournament has at most " + std::to_string(limits.pairs) +
+                     " (-rounds and -games on a play command line)");
+  }
+  if (config.tournament.concurrency > limits.concurrency)
+    return error("tournament.concurrency",
+                 std::to_string(config.tournament.concurrency) + " games at once: at most " +
+                     std::to_string(limits.concurrency) + " (-concurrency on a play command line)");
+  if (config.openings.plies > limits.plies)
+    return error("openings.plies", std::to_string(config.openings.plies) +
+                                       " plies of each opening: at most " +
+                                       std::to_string(limits.plies));
+  if (config.openings.random_plies > limits.plies)
+    return error("openings.random_plies", std::to_string(config.openings.random_plies) +
+                                              " random plies: at most " +
+                                              std::to_string(limits.plies));
+  return std::nullopt;
+}
+
 Schedule::Schedule(const Config& config, std::uint64_t seed, std::size_t book_size) {
+  if (auto too_big = check_schedule_limits(config)) throw std::length_error(too_big->to_string());
   const auto& t = config.tournament;
   const auto pairings = encounters(t, static_cast<int>(config.engines.size()));
   const int games = t.games_per_encounter;

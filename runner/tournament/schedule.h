@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "runner/config/config.h"
+#include "runner/config/config_error.h"
 #include "runner/match/game_record.h"
 #include "runner/tournament/opening.h"
 #include "runner/tournament/opening_book.h"
@@ -32,9 +33,36 @@ struct ScheduledGame {
   bool operator==(const ScheduledGame&) const = default;
 };
 
+// How large a tournament may be: every game of the schedule is held in memory and every pair
+// is a row of the database, so a config that would need gigabytes of either (10,000 engines,
+// a billion rounds) is refused before anything is allocated or written. The counts that
+// drive allocations besides (threads, opening plies) are bounded with them.
+struct ScheduleLimits {
+  std::uint64_t engines = 1000;
+  std::uint64_t pairs = 1'000'000;  // pairs of games (a single game counts as a pair)
+  int concurrency = 1024;           // game threads
+  int plies = 1000;                 // openings.plies and openings.random_plies
+};
+
+// The size of the schedule a config makes, computed without building it (and without
+// overflowing, whatever the config says).
+struct ScheduleSize {
+  std::uint64_t encounters = 0;  // per round
+  std::uint64_t games = 0;
+  std::uint64_t pairs = 0;
+};
+ScheduleSize schedule_size(const Config& config);
+
+// nullopt when `config` is within `limits`; else the key that is over, what it makes and the
+// limit ("tournament.rounds: 1000000000 rounds of 1 encounter of 2 games make 1000000000 pairs
+// of games; a tournament has at most 1000000").
+std::optional<ConfigError> check_schedule_limits(const Config& config,
+                                                 const ScheduleLimits& limits = {});
+
 class Schedule {
  public:
-  // `book_size` = number of openings in the book, 0 for none (the start position).
+  // `book_size` = number of openings in the book, 0 for none (the start position). Throws
+  // std::length_error for a config over the default ScheduleLimits (check them first).
   Schedule(const Config& config, std::uint64_t seed, std::size_t book_size);
 
   std::size_t total() const { return games_.size(); }

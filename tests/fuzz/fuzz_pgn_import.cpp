@@ -64,11 +64,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::check(store.count_games() == before + first->inserted,
               "the store holds the games inserted");
 
-  auto second = runner::import_pgn(store, text, options);
+  // Again in batches of a few bytes (each ends where a game starts, or the text does): the
+  // same games, messages and lines as one batch, all of them already present.
+  ImportOptions small = options;
+  small.batch_bytes = 64;
+  auto second = runner::import_pgn(store, text, small);
   fuzz::check(second.has_value(), "the same text imports again");
   fuzz::check(second->inserted == 0, "importing the same text again adds nothing");
   fuzz::check(second->duplicates == first->inserted + first->duplicates,
               "every game is recognised the second time");
+  fuzz::check(second->messages == first->messages && second->refused == first->refused &&
+                  second->unfinished == first->unfinished,
+              "small batches read the games a whole text does", [&] {
+                std::string both = std::string(text) + "\n-- one batch:\n";
+                for (const auto& m : first->messages) both += m + "\n";
+                both += "-- small batches:\n";
+                for (const auto& m : second->messages) both += m + "\n";
+                return both;
+              }());
 
   std::string exported;
   int games = 0;

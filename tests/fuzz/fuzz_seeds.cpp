@@ -294,6 +294,33 @@ int main(int argc, char** argv) {
   Corpus flags(out / "fuzz_play_flags");
   for (const auto& l : play_command_lines()) flags.add(l);
 
+  // HTTP requests as browsers and scripts send them to `knightly serve`, and ones it refuses.
+  Corpus http(out / "fuzz_http_request");
+  for (const char* request :
+       {"GET / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: Mozilla/5.0\r\nAccept: "
+        "text/html\r\nConnection: keep-alive\r\n\r\n",
+        "GET /api/query/games?limit=100000&engine=a%20b HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        "HEAD /api/summary HTTP/1.0\r\nHost: [::1]:8080\r\n\r\n",
+        "GET /api/games?before=12&limit=50 HTTP/1.1\r\nHost: knightly.lab\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n",
+        "POST /api HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello",
+        "GET / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "GET /%3Cscript%3E HTTP/1.1\r\nHost: localhost\r\nHost: evil\r\n\r\n",
+        "GET / HTTP/1.1\r\n\r\n"})
+    http.add(request);
+
+  // Database locations in every form libpq accepts, and paths.
+  Corpus locations(out / "fuzz_db_location");
+  for (const char* location :
+       {"knightly.db", "/var/lib/knightly/k.db", ":memory:", "env:KNIGHTLY_DB",
+        "file:/etc/knightly/db.url", "postgresql://knightly@db.lab:5432/knightly",
+        "postgresql://alice:s3cret@db.lab/knightly", "postgres://alice:p@ss@db.lab/k",
+        "postgresql://a:p%40ss@h1,h2:5432,5433/d?sslmode=require&password=two",
+        "postgresql://[::1]:5432/k?pass%77ord=zz&application_name=x@y",
+        "postgresql://h/d?options=-csearch_path%3Dtest", "host=db.lab password=hunter2 dbname=k",
+        "host=h password = 'a b\\' c' user=u", "postgresql://u:p/s?s@h/d"})
+    locations.add(location);
+
   for (const auto& entry : fs::directory_iterator(out)) {
     std::size_t n = std::distance(fs::directory_iterator(entry.path()), fs::directory_iterator{});
     std::cout << entry.path().filename().string() << ": " << n << " seeds\n";

@@ -1,6 +1,9 @@
 // knightly import / export as a user runs them, on real files and databases: binary input,
 // directories, games cut off, game endings in the export, and Knightly's own export read back
 // into the database it came from.
+#include <signal.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -147,4 +150,86 @@ TEST_CASE("Knightly's own export imported into its database adds nothing", "[cli
   CHECK(r.out.find("Imported 1 of 4 games") != std::string::npos);
   CHECK(r.out.find("(3 already present") != std::string::npos);
   CHECK(games_in(dir) == played + 1);
+}
+
+namespace {
+
+// `n` distinct mates (their Round differs), each with a long comment: megabytes of PGN in a
+// few thousand games.
+void write_long_pgn(const std::string& path, int n) {
+  const std::string comment(10000, 'x');
+  std::string text;
+  text.reserve(std::size_t(n) * 10300);
+  for (int i = 0; i < n; ++i)
+    text += "[Event \"big\"]\n[Round \"" + std::to_string(i + 1) +
+            "\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 {" + comment +
+            "} e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+  write_file(path, text);
+}
+
+// The import's peak RSS in KB (GNU time's %M) and its result.
+std::pair<long, ProcessResult> import_measured(const std::string& file, const std::string& db) {
+  auto r = run_process(
+      {"/usr/bin/time", "-f", "peak-rss-kb %M", knightly_binary(), "import", file, "--db", db},
+      600);
+  const auto at = r.err.rfind("peak-rss-kb ");
+  return {at == std::string::npos ? -1 : std::stol(r.err.substr(at + 12)), r};
+}
+
+}  // namespace
+
+TEST_CASE("import streams: memory does not grow with the file, progress is shown",
+          "[cli][import]") {
+  TempDir dir;
+  write_long_pgn(dir.file("small.pgn"), 400);   // 4 MB
+  write_long_pgn(dir.file("large.pgn"), 4000);  // 40 MB
+  auto [small_kb, small] = import_measured(dir.file("small.pgn"), dir.file("s.db"));
+  auto [large_kb, large] = import_measured(dir.file("large.pgn"), dir.file("l.db"));
+  INFO(small.out << small.err << large.out << large.err);
+  REQUIRE(small.exit_code == 0);
+  REQUIRE(large.exit_code == 0);
+  CHECK(large.out.find("Imported 4000 of 4000 games") != std::string::npos);
+  // Ten times the file, not ten times the memory: 36 MB more would be the file held.
+  INFO("peak RSS: " << small_kb << " KB for 4 MB, " << large_kb << " KB for 40 MB");
+  CHECK(small_kb > 0);
+  CHECK(large_kb < small_kb + 20 * 1024);
+  // A long file says how far it has come, on stderr.
+  CHECK(large.err.find("knightly: import: " + dir.file("large.pgn") + ": 50% (") !=
+        std::string::npos);
+  CHECK(large.err.find(": 100% (") != std::string::npos);
+  CHECK(small.err.find("% (") == std::string::npos);
+}
+
+TEST_CASE("import commits in batches: a killed import keeps them, the next one adds the rest",
+          "[cli][import]") {
+  TempDir dir;
+  write_long_pgn(dir.file("large.pgn"), 8000);
+  const std::string db = dir.file("k.db");
+  const pid_t pid =
+      spawn_background({knightly_binary(), "import", dir.file("large.pgn"), "--db", db}, "", false,
+                       dir.file("out"), dir.file("err"));
+  const auto stored = [&]() -> long long {
+    try {
+      SqliteProbe p(db);
+      return p.count("SELECT count(*) FROM games");
+    } catch (...) {
+      return 0;
+    }
+  };
+  for (int i = 0; i < 60000 && stored() == 0; ++i) usleep(1000);
+  ::kill(pid, SIGKILL);
+  int signal = 0;
+  wait_child(pid, &signal);
+  const long long kept = stored();
+  INFO("kept " << kept);
+  CHECK(kept > 0);
+  CHECK(kept < 8000);
+  // The same command again: what is there is skipped, the rest goes in.
+  auto again = import(dir, dir.file("large.pgn"));
+  INFO(again.out << again.err);
+  CHECK(again.exit_code == 0);
+  CHECK(again.out.find("Imported " + std::to_string(8000 - kept) + " of 8000 games") !=
+        std::string::npos);
+  CHECK(again.out.find("(" + std::to_string(kept) + " already present") != std::string::npos);
+  CHECK(stored() == 8000);
 }

@@ -78,6 +78,14 @@ bool postgres_missing() {
   return false;
 }
 
+// The standings a worker printed last: from "Standings of" to the blank line after the table.
+std::string standings_block(const std::string& out) {
+  const auto at = out.rfind("Standings of");
+  if (at == std::string::npos) return "";
+  const auto end = out.find("\n\n", at);
+  return out.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
 void check_export_equals_pgn(const Run& run) {
   auto exported = run_process({knightly_binary(), "export", "--db", run.db.target});
   REQUIRE(exported.exit_code == 0);
@@ -206,7 +214,7 @@ TEST_CASE("an SPRT across three workers stops them all within one game each of t
                                   "gate"};
   std::vector<WorkerProcess> workers;
   for (int i = 0; i < 3; ++i) workers.emplace_back(cmd, dir.file("s" + std::to_string(i)));
-  std::string decision;
+  std::string decision, standings;
   for (auto& w : workers) {
     w.wait(600);
     INFO(tail(w.out()) << w.err());
@@ -216,6 +224,9 @@ TEST_CASE("an SPRT across three workers stops them all within one game each of t
     REQUIRE(std::regex_search(out, m, std::regex("Decision: (sprt: H1 accepted[^\n]*)")));
     if (decision.empty()) decision = m[1];
     CHECK(m[1] == decision);  // one decision, the same for all
+    // And one standings: of the games the decision counted, whatever each stored after it.
+    if (standings.empty()) standings = standings_block(out);
+    CHECK(standings_block(out) == standings);
   }
   std::smatch m;
   REQUIRE(std::regex_search(decision, m, std::regex("after ([0-9]+) games")));
@@ -242,49 +253,72 @@ std::string password_of(const std::string& target) {
   return colon != std::string::npos && colon < at ? target.substr(colon + 1, at - colon - 1) : "";
 }
 
-void stop_workers(bool postgres) {
-  Run run(round_robin(2000, "long"), postgres);
+// Two workers are stopped mid-run: each exits 3 and prints the same standings (of the games
+// the stop counted, from the database), the tournament is left aborted with the stop flag;
+// the same command then plays the rest, clearing the flag, and the database holds every game
+// of the schedule exactly once.
+void stop_and_resume(bool postgres) {
+  // Long enough that the stop lands mid-run: 240 games of fast builtin engines.
+  const int rounds = 40;
+  const auto reference = single_process_games(round_robin(rounds, "long"));
+  Run run(round_robin(rounds, "long"), postgres);
   const std::string password = password_of(run.db.target);
   auto no_password = [&](const std::string& text) {
     return password.empty() || text.find(password) == std::string::npos;
   };
   std::vector<WorkerProcess> workers;
   for (int i = 0; i < 2; ++i) workers.push_back(run.start());
-  // Until both are playing.
-  for (int i = 0; i < 200; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    auto n = run_process(
-        {knightly_binary(), "query", "workers", "--db", run.db.target, "--format", "csv"});
-    if (n.exit_code == 0 && std::count(n.out.begin(), n.out.end(), '\n') >= 3) break;
-  }
+  // Until some games are stored.
+  REQUIRE(workers[0].wait_while_running(
+      [&] { return run.db.count("SELECT count(*) FROM games") >= 6; }));
   auto stop = run_process({knightly_binary(), "stop", "long", "--db", run.db.target});
   INFO(stop.out << stop.err);
   REQUIRE(stop.exit_code == 0);
+  CHECK(stop.out.find("Stop requested for 'long' (stopped: knightly stop after ") !=
+        std::string::npos);
   CHECK(no_password(stop.out + stop.err));
-  const auto t0 = std::chrono::steady_clock::now();
+  std::string standings;
   for (auto& w : workers) {
     w.wait(120);
     INFO(tail(w.out()) << w.err());
-    CHECK(w.exit_code() == 0);
+    CHECK(w.exit_code() == 3);
     CHECK(w.out().find("Decision: stopped: knightly stop after ") != std::string::npos);
+    CHECK(w.out().find("run the same command again to resume") != std::string::npos);
     CHECK(no_password(w.out() + w.err()));  // the database is named without its password
+    const std::string block = standings_block(w.out());
+    CHECK_FALSE(block.empty());
+    if (standings.empty()) standings = block;
+    CHECK(block == standings);  // one standings for both
   }
-  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30));
-  CHECK(run.db.value("SELECT status FROM tournaments WHERE name = 'long'") == "finished");
-  CHECK(run.db.count("SELECT count(*) FROM games") < 12000);
-  check_export_equals_pgn(run);
-  // Running it again does not resume a stopped tournament; stopping it again says so.
-  auto again = run_process(run.command(), 60);
-  CHECK(again.exit_code == 0);
-  CHECK(again.out.find("already finished") != std::string::npos);
+  CHECK(run.db.value("SELECT status FROM tournaments WHERE name = 'long'") == "aborted");
+  CHECK(run.db.value("SELECT stop_requested FROM tournaments WHERE name = 'long'") == "1");
+  const long long stopped_at = run.db.count("SELECT count(*) FROM games");
+  CHECK(stopped_at < rounds * 6);
+  CHECK(run.db.count("SELECT count(*) FROM pairs WHERE state = 'leased'") == 0);
+  // Stopping it again says so; unknown names and missing databases are errors naming them.
   auto stop_again = run_process({knightly_binary(), "stop", "long", "--db", run.db.target});
   CHECK(stop_again.exit_code == 0);
-  CHECK(stop_again.out.find("already finished") != std::string::npos);
-  // Unknown names and missing databases are errors naming them.
+  CHECK(stop_again.out.find("already stopped") != std::string::npos);
   auto unknown = run_process({knightly_binary(), "stop", "nope", "--db", run.db.target});
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.err.find("no tournament 'nope'") != std::string::npos);
   CHECK(no_password(unknown.out + unknown.err));
+
+  // The same command plays the rest: every game of the schedule, each once.
+  auto again = run_process(run.command(), 600);
+  INFO(tail(again.out) << again.err);
+  CHECK(again.exit_code == 0);
+  CHECK(again.out.find("was stopped (stopped: knightly stop after") != std::string::npos);
+  CHECK(again.out.find("Decision: complete: all " + std::to_string(rounds * 6) + " games played") !=
+        std::string::npos);
+  CHECK(stored_games(run.db) == reference);
+  CHECK(run.db.value("SELECT status FROM tournaments WHERE name = 'long'") == "finished");
+  CHECK(run.db.value("SELECT stop_requested FROM tournaments WHERE name = 'long'") == "0");
+  CHECK(run.db.integrity() == "ok");
+  check_export_equals_pgn(run);
+  auto finished = run_process({knightly_binary(), "stop", "long", "--db", run.db.target});
+  CHECK(finished.exit_code == 0);
+  CHECK(finished.out.find("already finished") != std::string::npos);
   if (postgres) return;
   auto missing = run_process({knightly_binary(), "stop", "long", "--db", run.dir.file("x.db")});
   CHECK(missing.exit_code == 2);
@@ -292,15 +326,63 @@ void stop_workers(bool postgres) {
   CHECK_FALSE(std::filesystem::exists(run.dir.file("x.db")));
 }
 
-TEST_CASE("knightly stop NAME ends every worker - the tournament is finished once",
+TEST_CASE("knightly stop ends every worker with exit 3, and the same command plays the rest",
           "[run][workers][stop]") {
-  stop_workers(false);
+  stop_and_resume(false);
 }
 
-TEST_CASE("knightly stop NAME on PostgreSQL, and no password in any message",
+TEST_CASE("knightly stop on PostgreSQL, resumed, and no password in any message",
           "[run][workers][stop][postgresql]") {
   if (postgres_missing()) return;
-  stop_workers(true);
+  stop_and_resume(true);
+}
+
+TEST_CASE("a stopped SPRT resumes with the same command and plays every game once",
+          "[run][workers][stop][sprt]") {
+  TempDir dir;
+  // Two equal random movers and a narrow H1: no decision before the maximum.
+  const std::vector<std::string> cmd = {knightly_binary(),
+                                        "sprt",
+                                        "--new",
+                                        "builtin=a option.Search=random",
+                                        "--base",
+                                        "builtin=b option.Search=random",
+                                        "--depth",
+                                        "1",
+                                        "--elo0",
+                                        "0",
+                                        "--elo1",
+                                        "2",
+                                        "--max-games",
+                                        "60",
+                                        "--db",
+                                        dir.file("s.db"),
+                                        "--name",
+                                        "gate",
+                                        "--seed",
+                                        "7",
+                                        "--quiet"};
+  WorkerProcess w(cmd, dir.file("w"));
+  REQUIRE(w.wait_while_running([&] {
+    SqliteProbe p(dir.file("s.db"));
+    return p.count("SELECT count(*) FROM games") >= 4;
+  }));
+  auto stop = run_process({knightly_binary(), "stop", "gate", "--db", dir.file("s.db")});
+  REQUIRE(stop.exit_code == 0);
+  w.wait(120);
+  INFO(tail(w.out()) << w.err());
+  CHECK(w.exit_code() == 3);
+  CHECK(w.out().find("Decision: stopped: knightly stop after ") != std::string::npos);
+  auto again = run_process(cmd, 600);
+  INFO(tail(again.out) << again.err);
+  CHECK(again.exit_code == 3);  // undecided at the maximum
+  CHECK(again.out.find("Decision: sprt: undecided at max games") != std::string::npos);
+  SqliteProbe p(dir.file("s.db"));
+  CHECK(p.count("SELECT count(*) FROM games") == 60);
+  CHECK(p.count("SELECT count(DISTINCT schedule_index) FROM games") == 60);
+  CHECK(p.count("SELECT min(schedule_index) FROM games") == 0);
+  CHECK(p.count("SELECT max(schedule_index) FROM games") == 59);
+  CHECK(p.value("SELECT status FROM tournaments") == "finished");
 }
 
 TEST_CASE("with --on-stop abandon a stop reaches workers deep in long games at once",
@@ -330,13 +412,13 @@ TEST_CASE("with --on-stop abandon a stop reaches workers deep in long games at o
     w.wait(20);
     INFO(tail(w.out()) << w.err());
     CHECK_FALSE(w.timed_out());
-    CHECK(w.exit_code() == 0);
+    CHECK(w.exit_code() == 3);
     CHECK(w.out().find("Decision: stopped: knightly stop after 0 of 100 games") !=
           std::string::npos);
   }
   SqliteProbe p(db);
   CHECK(p.count("SELECT count(*) FROM games") == 0);  // abandoned, not stored
-  CHECK(p.value("SELECT status FROM tournaments") == "finished");
+  CHECK(p.value("SELECT status FROM tournaments") == "aborted");
   // No pair is left claimed: both were given back.
   CHECK(p.count("SELECT count(*) FROM pairs WHERE state = 'leased'") == 0);
 }

@@ -14,8 +14,16 @@ namespace knightly::test {
 
 class RawConnection {
  public:
-  explicit RawConnection(int port) {
+  // `source`: the loopback address to connect from (a client of its own to the server).
+  explicit RawConnection(int port, const char* source = nullptr) {
     fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd_ >= 0 && source) {
+      sockaddr_in from{};
+      from.sin_family = AF_INET;
+      ::inet_pton(AF_INET, source, &from.sin_addr);
+      if (::bind(fd_, reinterpret_cast<sockaddr*>(&from), sizeof from) != 0)
+        throw std::runtime_error(std::string("cannot bind to ") + source);
+    }
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_port = htons(static_cast<unsigned short>(port));

@@ -10,9 +10,13 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <thread>
+#include <vector>
 
+#include "db/store/store.h"
 #include "http_client.h"
+#include "serve_process.h"
 #include "tests/support/postgres_server.h"
 #include "tests/support/process.h"
 
@@ -53,60 +57,6 @@ std::string query_json(const std::string& db, const std::string& what) {
   auto r = run_process({knightly_binary(), "query", what, "--db", db, "--format", "json"});
   REQUIRE(r.exit_code == 0);
   return r.out;
-}
-
-// `knightly serve` in the background with its output in a file; stopped and reaped by the
-// destructor, so no test leaves it behind.
-class ServeProcess {
- public:
-  ServeProcess(const std::string& db, const TempDir& dir) : out_(dir.file("serve.out")) {
-    pid_ = spawn_background({knightly_binary(), "serve", "--db", db, "--bind", "127.0.0.1:0"}, "",
-                            false, out_, out_ + ".err");
-    REQUIRE(pid_ > 0);
-    // The first line names the address it listens on.
-    for (int i = 0; i < 300 && port_ == 0; ++i) {
-      const std::string text = read_file(out_);
-      const auto at = text.find("http://127.0.0.1:");
-      if (at != std::string::npos && text.find('/', at + 7) != std::string::npos)
-        port_ = std::stoi(text.substr(at + 17));
-      else
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    INFO(read_file(out_ + ".err"));
-    REQUIRE(port_ > 0);
-  }
-  ~ServeProcess() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  int port() const { return port_; }
-  // SIGTERM, then the exit code (-1 if it had to be killed).
-  int terminate() {
-    kill(pid_, SIGTERM);
-    for (int i = 0; i < 100; ++i) {
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return -1;
-  }
-  std::string output() const { return read_file(out_); }
-
- private:
-  std::string out_;
-  pid_t pid_ = -1;
-  int port_ = 0;
-};
-
-std::string get(int port, const std::string& method, const std::string& target) {
-  RawConnection c(port);
-  c.send(method + " " + target + " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
-  return c.receive([](const std::string&) { return false; });
 }
 
 }  // namespace
@@ -160,6 +110,7 @@ TEST_CASE("serve: the API answers as knightly query does, 404, 405, SIGTERM stop
   TempDir dir;
   const std::string& db = hostile_db();
   ServeProcess serve(db, dir);
+  REQUIRE(serve.port() > 0);
   for (const char* what : {"standings", "h2h", "terminations", "tournaments"}) {
     INFO(what);
     const std::string r = get(serve.port(), "GET", std::string("/api/query/") + what);
@@ -223,6 +174,7 @@ TEST_CASE("serve: bad arguments end with a message and exit 2", "[serve][cli]") 
   CHECK(no_db.err.find(dir.file("none.db")) != std::string::npos);
   // A port already taken: the serve started here holds one.
   ServeProcess first(hostile_db(), dir);
+  REQUIRE(first.port() > 0);
   auto clash = run_process({knightly_binary(), "serve", "--db", hostile_db(), "--bind",
                             "127.0.0.1:" + std::to_string(first.port())});
   CHECK(clash.exit_code == 2);
@@ -251,6 +203,7 @@ TEST_CASE("postgresql: report and serve over a PostgreSQL database", "[report][s
   CHECK(page.find("\"replay_error\":\"ply") == std::string::npos);
 
   ServeProcess serve(schema.url(), dir);
+  REQUIRE(serve.port() > 0);
   const std::string standings = get(serve.port(), "GET", "/api/query/standings");
   CHECK(status_line(standings) == "HTTP/1.1 200 OK");
   CHECK(body_of(standings) == query_json(schema.url(), "standings"));
@@ -258,5 +211,148 @@ TEST_CASE("postgresql: report and serve over a PostgreSQL database", "[report][s
   CHECK(summary.find("\"name\":\"hostile\",\"kind\":\"run\",\"status\":\"finished\"") !=
         std::string::npos);
   CHECK(status_line(get(serve.port(), "GET", "/")) == "HTTP/1.1 200 OK");
+  CHECK(serve.terminate() == 0);
+}
+
+namespace {
+
+// A database of `n` games (no moves: the game list is what is heavy), written in one
+// transaction through the real store.
+void many_games(const std::string& path, int n) {
+  auto store = knightly::db::Store::open(path);
+  REQUIRE(store);
+  const auto t =
+      store->create_tournament({"many", knightly::db::TournamentKind::Import, "", 1, ""});
+  const auto a = store->upsert_engine({"engine-a", "", "", "", "", "", false});
+  const auto b = store->upsert_engine({"engine-b", "", "", "", "", "", false});
+  std::vector<knightly::db::ImportItem> items(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    auto& item = items[static_cast<std::size_t>(i)];
+    item.record.white = i % 2 ? "engine-a" : "engine-b";
+    item.record.black = i % 2 ? "engine-b" : "engine-a";
+    item.record.result = knightly::runner::Result::Draw;
+    item.record.reason = "Draw by adjudication";
+    item.record.start_time = "2026-11-27T10:00:00Z";
+    item.white_engine_id = i % 2 ? a : b;
+    item.black_engine_id = i % 2 ? b : a;
+    item.dedup_key = std::to_string(i);
+  }
+  store->import_games(t.id, items);
+}
+
+// The server's resident memory now, from /proc.
+long rss_kb(pid_t pid) {
+  const std::string status = read_file("/proc/" + std::to_string(pid) + "/status");
+  const auto at = status.find("VmRSS:");
+  return at == std::string::npos ? -1 : std::stol(status.substr(at + 6));
+}
+
+}  // namespace
+
+TEST_CASE("serve: 200 distinct heavy queries leave its memory bounded", "[serve][cli]") {
+  TempDir dir;
+  many_games(dir.file("m.db"), 20000);
+  ServeProcess serve(dir.file("m.db"), dir);
+  REQUIRE(serve.port() > 0);
+  // One heavy answer (every game, a few MB of JSON) to warm up, then the baseline.
+  const std::string first = get(serve.port(), "GET", "/api/query/games?limit=100000");
+  REQUIRE(status_line(first) == "HTTP/1.1 200 OK");
+  REQUIRE(body_of(first).size() > 2000000);
+  const long before = rss_kb(serve.pid());
+  REQUIRE(before > 0);
+  // 200 answers nobody asked for before, each as large: the cache keeps what fits its bytes.
+  for (int i = 0; i < 200; ++i) {
+    const std::string r =
+        get(serve.port(), "GET", "/api/query/games?limit=" + std::to_string(99999 - i));
+    REQUIRE(status_line(r) == "HTTP/1.1 200 OK");
+  }
+  const long after = rss_kb(serve.pid());
+  INFO("RSS " << before << " KB after one heavy answer, " << after << " KB after 200 more");
+  // Held, 200 answers would be a gigabyte.
+  CHECK(after < before + 150 * 1024);
+  CHECK(serve.terminate() == 0);
+}
+
+TEST_CASE("serve: a foreign Host is refused, an allowed one served", "[serve][cli]") {
+  TempDir dir;
+  ServeProcess serve(hostile_db(), dir, {"--allow-host", "knightly.lab.example"});
+  REQUIRE(serve.port() > 0);
+  const auto with_host = [&](const std::string& host, const std::string& target,
+                             const std::string& more = "") {
+    RawConnection c(serve.port());
+    c.send("GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n" + more +
+           "Connection: close\r\n\r\n");
+    return c.receive([](const std::string&) { return false; });
+  };
+  const std::string local = "localhost:" + std::to_string(serve.port());
+  // The API, the test queue's list and its data, and a test's own pages: one check for all.
+  for (const char* target : {"/api/query/standings", "/tests", "/api/tests", "/tests/1/"}) {
+    INFO(target);
+    const std::string foreign = with_host("attacker.example", target);
+    CHECK(status_line(foreign) == "HTTP/1.1 403 Forbidden");
+    CHECK(foreign.find("Content-Type: application/json") != std::string::npos);
+    CHECK(body_of(foreign).find("engine") == std::string::npos);  // no data
+    // Another site's page aiming at it through the browser: refused before anything is read.
+    CHECK(status_line(with_host(local, target, "Sec-Fetch-Site: cross-site\r\n")) ==
+          "HTTP/1.1 403 Forbidden");
+  }
+  CHECK(status_line(with_host("knightly.lab.example:8080", "/api/query/standings")) ==
+        "HTTP/1.1 200 OK");
+  CHECK(status_line(with_host(local, "/api/query/standings")) == "HTTP/1.1 200 OK");
+  CHECK(status_line(with_host(local, "/api/tests")) == "HTTP/1.1 200 OK");
+  CHECK(status_line(with_host(local, "/tests", "Sec-Fetch-Site: same-origin\r\n")) ==
+        "HTTP/1.1 200 OK");
+  // A test that is not there: a JSON error, as everywhere else.
+  const std::string missing = with_host(local, "/tests/1/");
+  CHECK(status_line(missing) == "HTTP/1.1 404 Not Found");
+  CHECK(missing.find("Content-Type: application/json") != std::string::npos);
+}
+
+TEST_CASE("serve: while the database cannot be read every error is JSON naming no SQL",
+          "[serve][cli]") {
+  TempDir dir;
+  std::filesystem::copy_file(hostile_db(), dir.file("bad.db"));
+  ServeProcess serve(dir.file("bad.db"), dir);
+  REQUIRE(serve.port() > 0);
+  REQUIRE(status_line(get(serve.port(), "GET", "/api/query/standings")) == "HTTP/1.1 200 OK");
+  // The file emptied under it (a disk that failed, a copy gone wrong): every read fails.
+  std::filesystem::resize_file(dir.file("bad.db"), 0);
+  // Answers not computed before must read the database.
+  // The test queue's list, its data and a test's own API too.
+  for (const char* target : {"/api/query/h2h?engine=x", "/api/games?limit=7", "/api/game/1",
+                             "/api/tests", "/tests", "/tests/1/api/summary"}) {
+    INFO(target);
+    const std::string r = get(serve.port(), "GET", target);
+    CHECK(status_line(r) == "HTTP/1.1 503 Service Unavailable");
+    CHECK(r.find("Content-Type: application/json") != std::string::npos);
+    CHECK(body_of(r).starts_with("{\"error\":\"the database cannot be read now"));
+    for (const char* sql : {"SELECT", "FROM", "WHERE", "bad.db", "tests q"})
+      CHECK(body_of(r).find(sql) == std::string::npos);
+  }
+  CHECK(serve.terminate() == 0);
+}
+
+TEST_CASE("postgresql: serve's errors while its schema is gone are JSON naming no SQL",
+          "[serve][cli]") {
+  if (auto why = postgres_absent()) {
+    skip(*why);
+    return;
+  }
+  auto schema = std::make_unique<PostgresSchema>();
+  TempDir dir;
+  hostile_run(dir, schema->url());
+  const std::string url = schema->url();
+  ServeProcess serve(url, dir);
+  REQUIRE(serve.port() > 0);
+  REQUIRE(status_line(get(serve.port(), "GET", "/api/query/standings")) == "HTTP/1.1 200 OK");
+  schema.reset();  // DROP SCHEMA ... CASCADE: every table gone
+  for (const char* target : {"/api/query/h2h?engine=x", "/api/games?limit=7"}) {
+    INFO(target);
+    const std::string r = get(serve.port(), "GET", target);
+    CHECK(status_line(r) == "HTTP/1.1 503 Service Unavailable");
+    CHECK(r.find("Content-Type: application/json") != std::string::npos);
+    for (const char* sql : {"SELECT", "FROM", "relation", "LINE 1"})
+      CHECK(body_of(r).find(sql) == std::string::npos);
+  }
   CHECK(serve.terminate() == 0);
 }

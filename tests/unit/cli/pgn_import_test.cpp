@@ -183,3 +183,40 @@ TEST_CASE("the export of imported games imports as already present", "[cli][impo
   CHECK(again->duplicates == 4);
   CHECK(store.count_games() == 4);
 }
+
+TEST_CASE("a text of many batches: no game is split, lines and game numbers count on",
+          "[cli][import]") {
+  db::Store store = memory_store();
+  // Over 8 MB (two batch lengths): games whose comments hold what looks like a tag line at
+  // the start of a line, a ';' comment holding a brace, a '%' escape line.
+  const std::string filler(3000, 'z');
+  std::string text;
+  int lines = 0;
+  int n = 0;
+  int bad_line = 0;
+  while (text.size() < (9u << 20)) {
+    ++n;
+    std::string g;
+    if (n % 997 == 0) {
+      bad_line = lines + 9;  // the movetext's line below
+      g = game(std::to_string(n), "1. e4 e5 2. Kxx 1-0", "1-0");
+    } else {
+      g = game(std::to_string(n),
+               "1. e4 {" + filler + "\n[Event \"not a tag\"]\n} e5 ; a {brace\n% escape [x]\n" +
+                   "2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
+               "1-0");
+    }
+    for (char c : g) lines += c == '\n';
+    text += g;
+  }
+  auto r = import_pgn(store, text, ImportOptions{"many.pgn", ""});
+  REQUIRE(r);
+  const int bad = n / 997;
+  CHECK(r->inserted == n - bad);
+  CHECK(r->refused == bad);
+  CHECK(store.count_games() == n - bad);
+  // The last bad game is past the first batches: its line and number are the file's.
+  REQUIRE_FALSE(r->messages.empty());
+  CHECK(r->messages.back().starts_with("many.pgn:" + std::to_string(bad_line) + ": game " +
+                                       std::to_string(bad * 997) + ", move \"Kxx\""));
+}

@@ -22,6 +22,13 @@ TEST_CASE("printable escapes control characters and bytes that are not UTF-8", "
   CHECK(printable("\xc0\xaf") == "\\xc0\\xaf");
   CHECK(printable("\xed\xa0\x80") == "\\xed\\xa0\\x80");
   CHECK(printable("\xe2\x99") == "\\xe2\\x99");
+  // C1 controls are UTF-8 but terminal control too (U+009B is CSI, U+009D OSC).
+  CHECK(printable("a\xc2\x9b"
+                  "2Jb\xc2\xa0") == "a\\xc2\\x9b2Jb\xc2\xa0");
+}
+
+TEST_CASE("printable_lines keeps newlines and tabs, nothing else", "[cli][printable]") {
+  CHECK(printable_lines("a\n\tb\r\x1b]0;t\x07") == "a\n\tb\\x0d\\x1b]0;t\\x07");
 }
 
 TEST_CASE("first_binary_byte finds what no text file holds, text_position says where",

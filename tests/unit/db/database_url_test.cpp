@@ -1,7 +1,14 @@
-// PostgreSQL URLs: recognised, and never shown or stored with their password.
+// Database locations: PostgreSQL URLs recognised, env: and file: resolved, and a password never
+// shown or stored, in any form libpq accepts.
 #include "db/store/database_url.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 
 #include "db/store/store_error.h"
 
@@ -18,16 +25,89 @@ TEST_CASE("PostgreSQL URLs are told from file paths") {
 }
 
 TEST_CASE("a URL is shown without its password") {
-  CHECK(redact_url("postgresql://alice:s3cret@db.lab:5433/knightly") ==
+  CHECK(location_text("postgresql://alice:s3cret@db.lab:5433/knightly") ==
         "postgresql://alice:***@db.lab:5433/knightly");
-  CHECK(redact_url("postgres://alice@db.lab/knightly") == "postgres://alice@db.lab/knightly");
-  CHECK(redact_url("postgresql://db.lab/knightly?sslmode=require&password=hunter2&x=1") ==
+  CHECK(location_text("postgres://alice@db.lab/knightly") == "postgres://alice@db.lab/knightly");
+  CHECK(location_text("postgresql://db.lab/knightly?sslmode=require&password=hunter2&x=1") ==
         "postgresql://db.lab/knightly?sslmode=require&password=***&x=1");
-  CHECK(redact_url("postgresql://a:p%40ss@h/d?password=q") ==
+  CHECK(location_text("postgresql://a:p%40ss@h/d?password=q") ==
         "postgresql://a:***@h/d?password=***");
   // An empty password is still redacted as present.
-  CHECK(redact_url("postgresql://a:@h/d") == "postgresql://a:***@h/d");
-  CHECK(redact_url("knightly.db") == "knightly.db");
+  CHECK(location_text("postgresql://a:@h/d") == "postgresql://a:***@h/d");
+  CHECK(location_text("knightly.db") == "knightly.db");
+}
+
+TEST_CASE("a password holding a raw @ is masked whole, and given to libpq as %40") {
+  // libpq ends the user info at the first '@': the rest of the password would be the host.
+  CHECK(location_text("postgresql://alice:p@ss@db.lab/k") == "postgresql://alice:***@db.lab/k");
+  CHECK(location_text("postgresql://alice:a@b@c@db.lab:5/k?x=1") ==
+        "postgresql://alice:***@db.lab:5/k?x=1");
+  CHECK(libpq_url("postgresql://alice:p@ss@db.lab/k") == "postgresql://alice:p%40ss@db.lab/k");
+  CHECK(libpq_url("postgresql://alice:pw@db.lab/k@x") == "postgresql://alice:pw@db.lab/k@x");
+  CHECK(libpq_url("postgresql://db.lab/k") == "postgresql://db.lab/k");
+  const auto s = url_secrets("postgresql://alice:p@ss@db.lab/k");
+  CHECK(std::find(s.begin(), s.end(), "p@ss") != s.end());
+  CHECK(std::find(s.begin(), s.end(), "p%40ss") != s.end());
+  // A raw '/' or '?' in the password: masked up to the last '@' all the same.
+  CHECK(location_text("postgresql://alice:p/s?s@db.lab/k") == "postgresql://alice:***@db.lab/k");
+}
+
+TEST_CASE("password parameters are masked whatever their key's encoding") {
+  // libpq percent-decodes parameter keys: pass%77ord is password.
+  CHECK(location_text("postgresql://h/d?pass%77ord=zz&sslmode=require") ==
+        "postgresql://h/d?pass%77ord=***&sslmode=require");
+  CHECK(location_text("postgresql://h/d?password=a&password=b") ==
+        "postgresql://h/d?password=***&password=***");
+  CHECK(location_text("postgresql://h/d?passwords=x") == "postgresql://h/d?passwords=x");
+}
+
+TEST_CASE("libpq key=value strings are masked, quoted values too") {
+  CHECK(location_text("host=db.lab password=hunter2 dbname=k") ==
+        "host=db.lab password=*** dbname=k");
+  CHECK(location_text("host=db.lab password = 'a b\\' c' user=u") ==
+        "host=db.lab password = *** user=u");
+  const auto s = url_secrets("host=h password='a b\\' c'");
+  CHECK(std::find(s.begin(), s.end(), "a b' c") != s.end());
+  CHECK(location_text("/tmp/password=x.db") == "/tmp/password=x.db");
+  CHECK(redact_urls_in_text("database = \"host=h password=s3 dbname=k\"\n") ==
+        "database = \"host=h password=*** dbname=k\"\n");
+}
+
+TEST_CASE("passwords are blanked in place, as long as they were") {
+  char arg[] = "--db=postgresql://u:p@ss@h/d?password=xy";
+  blank_passwords(arg);
+  CHECK(std::string(arg) == "--db=postgresql://u:****@h/d?password=**");
+  char plain[] = "knightly.db";
+  blank_passwords(plain);
+  CHECK(std::string(plain) == "knightly.db");
+}
+
+TEST_CASE("env:NAME and file:PATH give the location they hold") {
+  ::setenv("KNIGHTLY_TEST_LOCATION", "postgresql://u:pw@h/d", 1);
+  CHECK(resolve_location("env:KNIGHTLY_TEST_LOCATION").value() == "postgresql://u:pw@h/d");
+  ::unsetenv("KNIGHTLY_TEST_LOCATION");
+  const auto unset = resolve_location("env:KNIGHTLY_TEST_LOCATION");
+  REQUIRE_FALSE(unset);
+  CHECK(unset.error() == "the environment variable KNIGHTLY_TEST_LOCATION is not set");
+  CHECK(resolve_location("knightly.db").value() == "knightly.db");
+
+  const std::string path = "/tmp/knightly-location-test-" + std::to_string(::getpid());
+  {
+    std::ofstream out(path);
+    out << "postgresql://u:pw@h/d  \nsecond line\n";
+  }
+  CHECK(resolve_location("file:" + path).value() == "postgresql://u:pw@h/d");
+  {
+    std::ofstream out(path);
+    out << std::string(5000, 'x');
+  }
+  const auto long_line = resolve_location("file:" + path);
+  REQUIRE_FALSE(long_line);
+  CHECK(long_line.error().find("longer than 4096 bytes") != std::string::npos);
+  std::remove(path.c_str());
+  const auto missing = resolve_location("file:" + path);
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().find("No such file or directory") != std::string::npos);
 }
 
 TEST_CASE("passwords of URLs inside text are replaced") {
@@ -68,4 +148,26 @@ TEST_CASE("PostgreSQL failures are classified by SQLSTATE") {
   CHECK(e.message ==
         "database postgresql://u:***@h/d: disk full while storing game (round 1) (could not "
         "extend file)");
+}
+
+TEST_CASE("found by fuzz_db_location: passwords wherever libpq would find them") {
+  // A URL argument holding a blank is one argument: blanked to its end.
+  char spaced[] = "postgresql://user:a b@db.example/k";
+  blank_passwords(spaced);
+  CHECK(std::string(spaced) == "postgresql://user:***@db.example/k");
+  // A password= value that holds a URL, in a config.
+  CHECK(redact_urls_in_text("database = \"password=postgresql://po:x@h\"\n").find("po:x") ==
+        std::string::npos);
+  // A password parameter after a raw '@' in the query (libpq reads the query where the user
+  // info ended, at the first '@').
+  CHECK(location_text("postgresql://a:p@h1/d?s=@r&password=two").find("two") == std::string::npos);
+  // libpq skips newlines around '=' in key=value strings.
+  CHECK(location_text("password = \n\nsecret host=h").find("secret") == std::string::npos);
+  // The password repeated elsewhere in the text is masked there too.
+  const std::string twice = "password=hunter22 host=h application_name=hunter22";
+  CHECK(location_text(twice).find("hunter22") == std::string::npos);
+  std::string copy = twice;
+  blank_passwords(copy.data());
+  CHECK(copy.find("hunter22") == std::string::npos);
+  CHECK(copy.size() == twice.size());
 }

@@ -76,7 +76,7 @@ STORE_TEST("workers take open tests by priority, then fewest games, then the old
   const auto done = store.submit_test(new_test("done", 9)).id;
   const auto stopped = store.submit_test(new_test("stopped", 9)).id;
   store.finish_tournament(done, db::TournamentStatus::Finished, "sprt: H1 accepted");
-  REQUIRE(store.request_stop("stopped"));
+  REQUIRE(store.request_stop("stopped", "stopped: knightly stop after 0 of 2 games"));
   const auto a = store.upsert_engine({"Alpha", "", "", "", "", "", true});
   const auto b = store.upsert_engine({"Beta", "", "", "", "", "", true});
   store.insert_game(busy, synthetic_game(0, 8), a, b);

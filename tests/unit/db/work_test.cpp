@@ -284,14 +284,58 @@ STORE_TEST("a stop request stops claims until the tournament runs again") {
   const Setup s = setup(store, "nightly");
   const auto w = store.register_worker(identity(1));
   store.add_pairs(s.tournament, slots(2));
-  CHECK_FALSE(store.request_stop("nobody"));
-  CHECK(store.request_stop("nightly"));
-  CHECK(store.control(s.tournament).stop_requested);
+  CHECK_FALSE(store.request_stop("nobody", "stopped"));
+  CHECK(store.request_stop("nightly", "stopped: knightly stop after 0 of 4 games"));
+  // Aborted at once, with the stop and what it counted: resumable, not finished.
+  const auto stopped = store.control(s.tournament);
+  CHECK(stopped.stop_requested);
+  CHECK(stopped.status == db::TournamentStatus::Aborted);
+  CHECK(stopped.decision == "stopped: knightly stop after 0 of 4 games");
+  CHECK(store.scheduled_games(s.tournament) == 4);
   CHECK(store.claim_pair(s.tournament, w, 60s).status == ClaimStatus::Stopped);
-  // A resume runs it again and forgets the request.
+  // A decision cannot be recorded over it.
+  CHECK_FALSE(store.finish_tournament(s.tournament, db::TournamentStatus::Finished, "complete"));
+  // A resume runs it again and forgets the request and its text.
   store.set_tournament_status(s.tournament, db::TournamentStatus::Running);
   CHECK_FALSE(store.control(s.tournament).stop_requested);
+  CHECK(store.control(s.tournament).decision.empty());
   CHECK(store.claim_pair(s.tournament, w, 60s).status == ClaimStatus::Claimed);
+}
+
+STORE_TEST("pairs are written in batches that a stop interrupts, the next call writing the rest") {
+  db::Store store = database.open();
+  const Setup s = setup(store, "large");
+  std::vector<db::PairSlot> many;
+  for (int i = 0; i < 25000; ++i) many.push_back({i, 0, 2, 2 * i});
+  int asked = 0;
+  CHECK_FALSE(store.add_pairs(s.tournament, many, [&] { return ++asked > 1; }));
+  CHECK(store.scheduled_games(s.tournament) == 2 * 10000);  // one batch, then the stop
+  CHECK(store.add_pairs(s.tournament, many));
+  CHECK(store.scheduled_games(s.tournament) == 2 * 25000);
+  CHECK(store.add_pairs(s.tournament, many));  // all there: nothing more
+  CHECK(store.scheduled_games(s.tournament) == 2 * 25000);
+}
+
+STORE_TEST("a filter can take only the first games stored, as a decision counted them") {
+  db::Store store = database.open();
+  const Setup s = setup(store, "cut");
+  const auto w = store.register_worker(identity(1));
+  store.add_pairs(s.tournament, slots(3));
+  for (int k = 0; k < 3; ++k) {
+    auto c = store.claim_pair(s.tournament, w, 60s);
+    REQUIRE(c.claim);
+    for (int g = 0; g < 2; ++g) store.store_game(*c.claim, game_of(*c.claim, g), s.alpha, s.beta);
+  }
+  db::GameFilter f;
+  f.tournament_ids = {s.tournament};
+  CHECK(store.count_games(f) == 6);
+  f.first_stored = 4;
+  CHECK(store.count_games(f) == 4);
+  std::int64_t games = 0;
+  for (const auto& st : store.standings(f)) games += st.games;
+  CHECK(games == 8);  // two players each
+  f.result = "1-0";
+  CHECK(store.count_games(f) <= 4);
 }
 
 STORE_TEST("SPRT settings are stored with the tournament") {

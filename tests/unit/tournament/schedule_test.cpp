@@ -221,3 +221,41 @@ TEST_CASE("a fixed seed gives the openings stored tournaments were scheduled wit
     CHECK(s.at(i).opening_seed == expected[i / 2].second);
   }
 }
+
+TEST_CASE("a schedule's size is known without building it, and over the limits it is refused") {
+  const Config two = make_config(2, "rounds = 1000000000\ngames = 2");
+  const ScheduleSize size = schedule_size(two);
+  CHECK(size.encounters == 1u);
+  CHECK(size.pairs == 1000000000u);
+  CHECK(size.games == 2000000000u);
+  auto e = check_schedule_limits(two);
+  REQUIRE(e);
+  CHECK(e->key == "tournament.rounds");
+  CHECK(e->message.find("1000000000 pairs of games: a tournament has at most 1000000") !=
+        std::string::npos);
+  // Building it anyway is refused before anything is allocated.
+  CHECK_THROWS_AS(Schedule(two, 1, 0), std::length_error);
+
+  Config many = make_config(2, "rounds = 1\ngames = 2");
+  many.engines.resize(10000, many.engines[0]);
+  e = check_schedule_limits(many);
+  REQUIRE(e);
+  CHECK(e->key == "engine");
+  CHECK(e->message.starts_with("10000 engines: a tournament has at most 1000"));
+  // A gauntlet counts its encounters as a gauntlet does.
+  Config gauntlet = make_config(1000, "rounds = 1\ngames = 2\nformat = \"gauntlet\"\nseeds = 1");
+  CHECK(schedule_size(gauntlet).encounters == 999u);
+  CHECK_FALSE(check_schedule_limits(gauntlet));
+  // An overflow of 64 bits is still an answer, not a wrap to a small number.
+  Config huge = make_config(1000, "rounds = 2147483647\ngames = 2147483647");
+  CHECK(schedule_size(huge).pairs > 1000000u);
+  CHECK(check_schedule_limits(huge));
+  // Threads and opening plies are bounded with it, however the config was made.
+  Config threads = make_config(2, "rounds = 1");
+  threads.tournament.concurrency = 5000;
+  CHECK(check_schedule_limits(threads)->key == "tournament.concurrency");
+  Config plies = make_config(2, "rounds = 1");
+  plies.openings.random_plies = 100000;
+  CHECK(check_schedule_limits(plies)->key == "openings.random_plies");
+  CHECK_FALSE(check_schedule_limits(make_config(3, "rounds = 100\ngames = 2")));
+}
