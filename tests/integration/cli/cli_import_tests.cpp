@@ -192,7 +192,13 @@ TEST_CASE("import streams: memory does not grow with the file, progress is shown
   // Ten times the file, not ten times the memory: 36 MB more would be the file held.
   INFO("peak RSS: " << small_kb << " KB for 4 MB, " << large_kb << " KB for 40 MB");
   CHECK(small_kb > 0);
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer keeps freed memory in quarantine (256 MB by default): RSS measures it,
+  // not the program. The bound is checked in the release build.
+  WARN("RSS bound not checked under AddressSanitizer");
+#else
   CHECK(large_kb < small_kb + 20 * 1024);
+#endif
   // A long file says how far it has come, on stderr.
   CHECK(large.err.find("knightly: import: " + dir.file("large.pgn") + ": 50% (") !=
         std::string::npos);

@@ -269,7 +269,13 @@ TEST_CASE("serve: 200 distinct heavy queries leave its memory bounded", "[serve]
   const long after = rss_kb(serve.pid());
   INFO("RSS " << before << " KB after one heavy answer, " << after << " KB after 200 more");
   // Held, 200 answers would be a gigabyte.
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer keeps freed memory in quarantine (256 MB by default): RSS measures it,
+  // not the program. The bound is checked in the release build.
+  WARN("RSS bound not checked under AddressSanitizer");
+#else
   CHECK(after < before + 150 * 1024);
+#endif
   CHECK(serve.terminate() == 0);
 }
 
