@@ -22,7 +22,7 @@
 #include "db/store/store_error.h"
 #include "db/records/store_types.h"
 #include "db/records/tune_types.h"
-#include "db/store/utc_time.h"  // the times it stores and returns
+#include "db/records/utc_time.h"  // the times it stores and returns
 #include "db/records/game_record.h"
 
 namespace knightly::db {

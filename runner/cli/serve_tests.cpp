@@ -1,6 +1,6 @@
 #include "runner/cli/serve_tests.h"
 
-#include "db/store/utc_time.h"
+#include "db/records/utc_time.h"
 #include "runner/cli/test_list.h"
 #include "runner/report/json.h"
 #include "runner/report/page.h"

@@ -1,10 +1,9 @@
 #include "runner/report/datasets.h"
 
 #include <algorithm>
-#include <charconv>
-#include <chrono>
 #include <map>
 
+#include "db/records/utc_time.h"
 #include "runner/report/json.h"
 
 namespace knightly::runner::report {
@@ -77,44 +76,11 @@ std::string move_stats_json(std::span<const db::MoveStats> rows, std::int64_t ga
   return w.take();
 }
 
-std::optional<double> parse_utc(std::string_view s) {
-  // YYYY-MM-DDTHH:MM:SS[.fff]Z
-  if (s.size() < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' ||
-      s.back() != 'Z')
-    return std::nullopt;
-  auto num = [&](std::size_t at, std::size_t len) -> std::optional<int> {
-    int v = 0;
-    auto [p, ec] = std::from_chars(s.data() + at, s.data() + at + len, v);
-    if (ec != std::errc() || p != s.data() + at + len) return std::nullopt;
-    return v;
-  };
-  const auto y = num(0, 4), mo = num(5, 2), d = num(8, 2), h = num(11, 2), mi = num(14, 2),
-             sec = num(17, 2);
-  if (!y || !mo || !d || !h || !mi || !sec || *h > 23 || *mi > 59 || *sec > 60) return std::nullopt;
-  const std::chrono::year_month_day ymd{std::chrono::year(*y),
-                                        std::chrono::month(static_cast<unsigned>(*mo)),
-                                        std::chrono::day(static_cast<unsigned>(*d))};
-  if (!ymd.ok()) return std::nullopt;
-  double fraction = 0;
-  const std::string_view rest = s.substr(19, s.size() - 20);
-  if (!rest.empty()) {
-    if (rest[0] != '.' || rest.size() < 2) return std::nullopt;
-    double scale = 0.1;
-    for (char c : rest.substr(1)) {
-      if (c < '0' || c > '9') return std::nullopt;
-      fraction += (c - '0') * scale;
-      scale /= 10;
-    }
-  }
-  const auto days = std::chrono::sys_days(ymd).time_since_epoch().count();
-  return static_cast<double>(days) * 86400.0 + *h * 3600.0 + *mi * 60.0 + *sec + fraction;
-}
-
 std::optional<double> finish_rate(std::span<const db::GameSummary> newest) {
   std::optional<double> first, last;
   std::int64_t n = 0;
   for (const auto& g : newest) {
-    const auto start = parse_utc(g.started_at);
+    const auto start = db::parse_utc(g.started_at);
     if (!start) continue;
     const double end = *start + static_cast<double>(g.duration_ms) / 1000.0;
     first = first ? std::min(*first, end) : end;

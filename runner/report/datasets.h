@@ -29,9 +29,6 @@ std::string game_list_json(std::span<const db::GameSummary> rows, std::int64_t t
 std::string move_stats_json(std::span<const db::MoveStats> rows, std::int64_t games_covered,
                             std::int64_t games_selected);
 
-// Seconds since 1970 of a stored time ("2026-11-21T23:59:00Z", "2026-11-21T23:59:00.123Z");
-// nullopt when it is not in that form.
-std::optional<double> parse_utc(std::string_view iso);
 
 // Games finished per second, from the newest stored games of one tournament (their end is
 // start + duration): (n - 1) games over the span of their ends. nullopt with fewer than two

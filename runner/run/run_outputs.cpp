@@ -8,7 +8,7 @@
 #include <cstring>
 #include <ctime>
 
-#include "db/store/utc_time.h"
+#include "db/records/utc_time.h"
 #include "runner/config/variant.h"
 #include "runner/match/game_epd.h"
 

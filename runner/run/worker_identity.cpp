@@ -5,7 +5,7 @@
 
 #include <cerrno>
 
-#include "db/store/utc_time.h"
+#include "db/records/utc_time.h"
 
 namespace knightly::runner {
 

@@ -1,5 +1,5 @@
 // Times as the store keeps them: ISO 8601 UTC, to the second or to the millisecond.
-#include "db/store/utc_time.h"
+#include "db/records/utc_time.h"
 
 #include <catch2/catch.hpp>
 #include <regex>
@@ -18,4 +18,15 @@ TEST_CASE("the current time in both forms") {
   CHECK(std::regex_match(utc_now_iso(), std::regex(R"(20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
   CHECK(std::regex_match(utc_now_iso_millis(),
                          std::regex(R"(20\d\d-\d\d-\d\dT\d\d:\d\d:\d\d\.\d\d\dZ)")));
+}
+
+TEST_CASE("parse_utc reads the stored form, with or without a fraction") {
+  CHECK(parse_utc("1970-01-01T00:00:00Z") == 0.0);
+  CHECK(parse_utc("2026-11-21T23:59:00Z") == 1795305540.0);
+  CHECK(parse_utc("2026-11-21T23:59:00.250Z") == 1795305540.25);
+  CHECK_FALSE(parse_utc("2026-11-21 23:59:00Z"));
+  CHECK_FALSE(parse_utc("2026-02-30T00:00:00Z"));
+  CHECK_FALSE(parse_utc("2026-11-21T23:59:00"));
+  CHECK_FALSE(parse_utc("2026-11-21T23:59:00.xZ"));
+  CHECK_FALSE(parse_utc(""));
 }

@@ -1,4 +1,4 @@
-// The game list, move statistics, time parsing, finish rate and the live summary.
+// The game list, move statistics, finish rate and the live summary.
 #include "runner/report/datasets.h"
 
 #include <catch2/catch.hpp>
@@ -73,17 +73,6 @@ TEST_CASE("move_stats_json: averages per engine and move, nps over timed moves o
       R"({"games":10,"of":50,"engines":[)"
       R"({"engine":"alpha","rows":[[1,1,null,0,null,0.0,null]]},)"
       R"({"engine":"zeta","rows":[[1,4,9.00,1000,null,50.0,null],[2,4,7.50,1000,20000,50.0,10000]]}]})");
-}
-
-TEST_CASE("parse_utc: the stored form, with or without a fraction", "[report][datasets]") {
-  CHECK(parse_utc("1970-01-01T00:00:00Z") == 0.0);
-  CHECK(parse_utc("2026-11-21T23:59:00Z") == 1795305540.0);
-  CHECK(parse_utc("2026-11-21T23:59:00.250Z") == 1795305540.25);
-  CHECK_FALSE(parse_utc("2026-11-21 23:59:00Z"));
-  CHECK_FALSE(parse_utc("2026-02-30T00:00:00Z"));
-  CHECK_FALSE(parse_utc("2026-11-21T23:59:00"));
-  CHECK_FALSE(parse_utc("2026-11-21T23:59:00.xZ"));
-  CHECK_FALSE(parse_utc(""));
 }
 
 TEST_CASE("finish_rate: games over the span of their ends", "[report][datasets]") {
