@@ -27,6 +27,19 @@ inline constexpr const char* kMoveSelect =
     "SELECT uci, san, score_cp, mate, depth, seldepth, nodes, time_ms, clock_left_ms, book, nps, "
     "hashfull, tbhits, latency_ms, pv, lines FROM moves WHERE game_id = ? ORDER BY ply";
 runner::MoveRecord read_move(const Statement& st);
+
+// The columns of a game as the game lists read them (Impl::read_summary's order), and of a
+// whole game as export and the game page read it (Impl::read_stored_game's order). Each is
+// followed by the caller's WHERE, ORDER BY and LIMIT.
+inline constexpr const char* kSummarySelect =
+    "SELECT g.id, g.tournament_id, t.name, g.round, g.pair, g.game_in_pair, g.schedule_index, "
+    "g.white_id, g.black_id, g.result, g.termination, g.reason, g.plies, g.started_at, "
+    "g.duration_ms, g.time_control, g.opening_source "
+    "FROM games g JOIN tournaments t ON t.id = g.tournament_id";
+inline constexpr const char* kStoredGameSelect =
+    "SELECT g.id, g.tournament_id, g.round, g.pair, g.game_in_pair, g.schedule_index, "
+    "g.white_id, g.black_id, g.opening_fen, g.opening_moves, g.opening_source, g.result, "
+    "g.termination, g.reason, g.started_at, g.duration_ms, g.time_control, g.pgn FROM games g";
 std::string join_lines(const std::vector<std::string>& lines);
 
 struct Store::Impl {
@@ -51,6 +64,9 @@ struct Store::Impl {
   const std::string& engine_name(std::int64_t id) const;
 
   Tournament read_tournament(const Statement& st) const;  // columns of kTournamentColumns
+  GameSummary read_summary(const Statement& st) const;    // columns of kSummarySelect
+  // Columns of kStoredGameSelect into `game`, its moves cleared (a streamed game is reused).
+  void read_stored_game(const Statement& st, StoredGame& game) const;
 
   // Runs fn() in a write transaction and commits it. A lock that is only transient (SQLite
   // answering busy at once rather than after its busy timeout, a PostgreSQL deadlock or

@@ -23,6 +23,47 @@ const std::string& Store::Impl::engine_name(std::int64_t id) const {
   return it->second;
 }
 
+GameSummary Store::Impl::read_summary(const Statement& st) const {
+  GameSummary s;
+  s.id = st.int64(0);
+  s.tournament_id = st.int64(1);
+  s.tournament = st.text(2);
+  s.game_id = {st.int32(3), st.int32(4), st.int32(5), st.int32(6)};
+  s.white = engine_name(st.int64(7));
+  s.black = engine_name(st.int64(8));
+  s.result = st.text(9);
+  s.termination = st.text(10);
+  s.reason = st.text(11);
+  s.plies = st.int32(12);
+  s.started_at = st.text(13);
+  s.duration_ms = st.int64(14);
+  s.time_control = st.text(15);
+  s.opening_source = st.text(16);
+  return s;
+}
+
+void Store::Impl::read_stored_game(const Statement& st, StoredGame& game) const {
+  game.id = st.int64(0);
+  game.tournament_id = st.int64(1);
+  auto& r = game.record;
+  r.id = {st.int32(2), st.int32(3), st.int32(4), st.int32(5)};
+  game.white_engine_id = st.int64(6);
+  game.black_engine_id = st.int64(7);
+  r.white = engine_name(game.white_engine_id);
+  r.black = engine_name(game.black_engine_id);
+  r.start_fen = st.text(8);
+  game.opening_moves = st.text(9);
+  r.opening_source = st.text(10);
+  r.result = parse_result(st.text(11)).value_or(Result::None);
+  r.termination = runner::parse_termination(st.text(12)).value_or(runner::Termination::None);
+  r.reason = st.text(13);
+  r.start_time = st.text(14);
+  r.duration_ms = st.int64(15);
+  r.time_control = st.text(16);
+  r.pgn = st.text(17);
+  r.moves.clear();
+}
+
 std::vector<TournamentSummary> Store::tournaments() const {
   std::lock_guard lock(impl_->mutex);
   Statement st(impl_->db,
@@ -95,41 +136,20 @@ void Store::for_each_game(const GameFilter& filter,
                           bool with_moves) const {
   std::lock_guard lock(impl_->mutex);
   FilterSql f = filter_sql(filter);
-  Statement st(impl_->db,
-               "SELECT g.id, g.tournament_id, g.round, g.pair, g.game_in_pair, g.schedule_index, "
-               "g.white_id, g.black_id, g.opening_fen, g.opening_moves, g.opening_source, "
-               "g.result, g.termination, g.reason, g.started_at, g.duration_ms, g.time_control, "
-               "g.pgn FROM games g" +
-                   f.where + order_clause(filter) + limit_clause(filter, f),
-               Rows::Many);
+  Statement st(
+      impl_->db,
+      std::string(kStoredGameSelect) + f.where + order_clause(filter) + limit_clause(filter, f),
+      Rows::Many);
   st.bind_all(f.params);
   if (with_moves && !impl_->select_moves) impl_->select_moves.emplace(impl_->db, kMoveSelect);
   StoredGame game;
   while (st.step()) {
-    game.id = st.int64(0);
-    game.tournament_id = st.int64(1);
-    auto& r = game.record;
-    r.id = {st.int32(2), st.int32(3), st.int32(4), st.int32(5)};
-    game.white_engine_id = st.int64(6);
-    game.black_engine_id = st.int64(7);
-    r.white = impl_->engine_name(game.white_engine_id);
-    r.black = impl_->engine_name(game.black_engine_id);
-    r.start_fen = st.text(8);
-    game.opening_moves = st.text(9);
-    r.opening_source = st.text(10);
-    r.result = parse_result(st.text(11)).value_or(Result::None);
-    r.termination = runner::parse_termination(st.text(12)).value_or(runner::Termination::None);
-    r.reason = st.text(13);
-    r.start_time = st.text(14);
-    r.duration_ms = st.int64(15);
-    r.time_control = st.text(16);
-    r.pgn = st.text(17);
-    r.moves.clear();
+    impl_->read_stored_game(st, game);
     if (with_moves) {
       Statement& ms = *impl_->select_moves;
       ms.reset();
       ms.bind(1, game.id);
-      while (ms.step()) r.moves.push_back(read_move(ms));
+      while (ms.step()) game.record.moves.push_back(read_move(ms));
     }
     callback(game);
   }
@@ -138,32 +158,11 @@ void Store::for_each_game(const GameFilter& filter,
 std::vector<GameSummary> Store::games(const GameFilter& filter) const {
   std::lock_guard lock(impl_->mutex);
   FilterSql f = filter_sql(filter);
-  Statement st(impl_->db,
-               "SELECT g.id, g.tournament_id, t.name, g.round, g.pair, g.game_in_pair, "
-               "g.schedule_index, g.white_id, g.black_id, g.result, g.termination, g.reason, "
-               "g.plies, g.started_at, g.duration_ms, g.time_control, g.opening_source "
-               "FROM games g JOIN tournaments t ON t.id = g.tournament_id" +
-                   f.where + order_clause(filter) + limit_clause(filter, f));
+  Statement st(impl_->db, std::string(kSummarySelect) + f.where + order_clause(filter) +
+                              limit_clause(filter, f));
   st.bind_all(f.params);
   std::vector<GameSummary> out;
-  while (st.step()) {
-    GameSummary s;
-    s.id = st.int64(0);
-    s.tournament_id = st.int64(1);
-    s.tournament = st.text(2);
-    s.game_id = {st.int32(3), st.int32(4), st.int32(5), st.int32(6)};
-    s.white = impl_->engine_name(st.int64(7));
-    s.black = impl_->engine_name(st.int64(8));
-    s.result = st.text(9);
-    s.termination = st.text(10);
-    s.reason = st.text(11);
-    s.plies = st.int32(12);
-    s.started_at = st.text(13);
-    s.duration_ms = st.int64(14);
-    s.time_control = st.text(15);
-    s.opening_source = st.text(16);
-    out.push_back(std::move(s));
-  }
+  while (st.step()) out.push_back(impl_->read_summary(st));
   return out;
 }
 

@@ -176,66 +176,23 @@ std::vector<GameSummary> Store::game_page(const GameFilter& filter, std::int64_t
     f.params.emplace_back(before_id);
   }
   f.params.emplace_back(static_cast<std::int64_t>(limit));
-  Statement st(impl_->db,
-               "SELECT g.id, g.tournament_id, t.name, g.round, g.pair, g.game_in_pair, "
-               "g.schedule_index, g.white_id, g.black_id, g.result, g.termination, g.reason, "
-               "g.plies, g.started_at, g.duration_ms, g.time_control, g.opening_source "
-               "FROM games g JOIN tournaments t ON t.id = g.tournament_id" +
-                   where + " ORDER BY g.id DESC LIMIT ?");
+  Statement st(impl_->db, std::string(kSummarySelect) + where + " ORDER BY g.id DESC LIMIT ?");
   st.bind_all(f.params);
   std::vector<GameSummary> out;
-  while (st.step()) {
-    GameSummary s;
-    s.id = st.int64(0);
-    s.tournament_id = st.int64(1);
-    s.tournament = st.text(2);
-    s.game_id = {st.int32(3), st.int32(4), st.int32(5), st.int32(6)};
-    s.white = impl_->engine_name(st.int64(7));
-    s.black = impl_->engine_name(st.int64(8));
-    s.result = st.text(9);
-    s.termination = st.text(10);
-    s.reason = st.text(11);
-    s.plies = st.int32(12);
-    s.started_at = st.text(13);
-    s.duration_ms = st.int64(14);
-    s.time_control = st.text(15);
-    s.opening_source = st.text(16);
-    out.push_back(std::move(s));
-  }
+  while (st.step()) out.push_back(impl_->read_summary(st));
   return out;
 }
 
 std::optional<StoredGame> Store::game(std::int64_t id) const {
   std::lock_guard lock(impl_->mutex);
-  Statement st(impl_->db,
-               "SELECT g.tournament_id, g.round, g.pair, g.game_in_pair, g.schedule_index, "
-               "g.white_id, g.black_id, g.opening_fen, g.opening_moves, g.opening_source, "
-               "g.result, g.termination, g.reason, g.started_at, g.duration_ms, g.time_control, "
-               "g.pgn FROM games g WHERE g.id = ?");
+  Statement st(impl_->db, std::string(kStoredGameSelect) + " WHERE g.id = ?");
   st.bind(1, id);
   if (!st.step()) return std::nullopt;
   StoredGame game;
-  game.id = id;
-  game.tournament_id = st.int64(0);
-  auto& r = game.record;
-  r.id = {st.int32(1), st.int32(2), st.int32(3), st.int32(4)};
-  game.white_engine_id = st.int64(5);
-  game.black_engine_id = st.int64(6);
-  r.white = impl_->engine_name(game.white_engine_id);
-  r.black = impl_->engine_name(game.black_engine_id);
-  r.start_fen = st.text(7);
-  game.opening_moves = st.text(8);
-  r.opening_source = st.text(9);
-  r.result = parse_result(st.text(10)).value_or(runner::Result::None);
-  r.termination = runner::parse_termination(st.text(11)).value_or(runner::Termination::None);
-  r.reason = st.text(12);
-  r.start_time = st.text(13);
-  r.duration_ms = st.int64(14);
-  r.time_control = st.text(15);
-  r.pgn = st.text(16);
+  impl_->read_stored_game(st, game);
   Statement ms(impl_->db, kMoveSelect);
   ms.bind(1, id);
-  while (ms.step()) r.moves.push_back(read_move(ms));
+  while (ms.step()) game.record.moves.push_back(read_move(ms));
   return game;
 }
 
