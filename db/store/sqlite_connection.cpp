@@ -7,6 +7,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "db/store/migrations.h"
 #include "db/store/store_error.h"
 
 namespace knightly::db {
@@ -301,6 +302,26 @@ void SqliteConnection::check_not_moved(const std::string& what) const {
 
 void SqliteConnection::fail(int code, const std::string& what) const {
   throw StoreException(sqlite_error(path_, code, sqlite3_errmsg(db_), what));
+}
+
+SchemaIdentity SqliteConnection::read_schema_identity() {
+  SchemaIdentity id;
+  const auto value = [&](const char* sql) {
+    auto st = prepare(sql, "reading the schema version", Rows::Few);
+    return st->step() ? st->int64(0) : std::int64_t{0};
+  };
+  id.application_id = value("PRAGMA application_id");
+  id.version = static_cast<int>(value("PRAGMA user_version"));
+  id.objects = value("SELECT count(*) FROM sqlite_master");
+  return id;
+}
+
+void SqliteConnection::lock_schema() {}  // BEGIN IMMEDIATE took the write lock
+
+void SqliteConnection::write_schema_identity(int version) {
+  // Pragmas take no parameters; both values are integers.
+  exec("PRAGMA application_id = " + std::to_string(kApplicationId), "marking the database");
+  exec("PRAGMA user_version = " + std::to_string(version), "recording the schema version");
 }
 
 }  // namespace knightly::db
