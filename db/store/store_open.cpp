@@ -12,7 +12,7 @@
 #include "db/store/pg_connection.h"
 #include "db/store/sqlite_connection.h"
 #include "db/store/store.h"
-#include "db/store/store_impl.h"
+#include "db/store/store_parts.h"
 #include "db/store/transaction.h"
 
 namespace knightly::db {
@@ -97,7 +97,7 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite(const std::s
                                 : std::string();
     auto impl = std::make_unique<Store::Impl>(
         Database(path, flags | SQLITE_OPEN_NOMUTEX, options.busy_timeout_ms, uri), options);
-    Database& db = impl->db;
+    Database& db = impl->core.db;
     if (options.mode == OpenMode::ReadWrite && db.read_only())
       return std::unexpected(
           make_error(ErrorKind::ReadOnly, path, "opened read-only by SQLite, cannot write to it"));
@@ -127,9 +127,9 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite(const std::s
           probe.commit();
         });
       }
-      impl->version = latest_schema_version();
+      impl->core.version = latest_schema_version();
     } else {
-      impl->version = *version;
+      impl->core.version = *version;
     }
     return impl;
   } catch (const StoreException& e) {
@@ -149,14 +149,14 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_postgres(const std:
     settings.synchronous_commit = options.sync_every_commit;
     auto impl = std::make_unique<Store::Impl>(
         Database(std::make_unique<PgConnection>(url, settings)), options);
-    Database& db = impl->db;
+    Database& db = impl->core.db;
     const auto version = check_schema(db.connection().read_schema_identity(), db.path(),
                                       Dialect::Postgres, options.mode == OpenMode::ReadOnly);
     if (!version) return std::unexpected(version.error());
     if (options.mode == OpenMode::ReadWrite && *version < latest_schema_version())
       detail::with_retry(options.busy_timeout_ms, "upgrading the schema",
                          [&] { return apply_migrations(db); });
-    impl->version = options.mode == OpenMode::ReadWrite ? latest_schema_version() : *version;
+    impl->core.version = options.mode == OpenMode::ReadWrite ? latest_schema_version() : *version;
     return impl;
   } catch (const StoreException& e) {
     return std::unexpected(e.error());
@@ -182,38 +182,69 @@ Store::~Store() = default;
 Store::Store(Store&&) noexcept = default;
 Store& Store::operator=(Store&&) noexcept = default;
 
+Catalog& Store::catalog() {
+  return impl_->catalog;
+}
+const Catalog& Store::catalog() const {
+  return impl_->catalog;
+}
+GameWrites& Store::games() {
+  return impl_->games;
+}
+Work& Store::work() {
+  return impl_->work;
+}
+const Work& Store::work() const {
+  return impl_->work;
+}
+TestQueue& Store::test_queue() {
+  return impl_->test_queue;
+}
+const TestQueue& Store::test_queue() const {
+  return impl_->test_queue;
+}
+Tunes& Store::tunes() {
+  return impl_->tunes;
+}
+const Tunes& Store::tunes() const {
+  return impl_->tunes;
+}
+const Queries& Store::queries() const {
+  return impl_->queries;
+}
+
 const std::string& Store::path() const {
-  return impl_->db.path();
+  return impl_->core.db.path();
 }
 
 int Store::schema_version() const {
-  return impl_->version;
+  return impl_->core.version;
 }
 
 bool Store::is_postgres() const {
-  return impl_->db.dialect() == Dialect::Postgres;
+  return impl_->core.db.dialect() == Dialect::Postgres;
 }
 
 std::string Store::integrity_check() const {
-  std::lock_guard lock(impl_->mutex);
+  std::lock_guard lock(impl_->core.mutex);
   std::string out;
   const auto add = [&](const std::string& line) {
     if (!out.empty()) out += '\n';
     out += line;
   };
-  if (impl_->db.dialect() == Dialect::Sqlite) {
-    Statement st(impl_->db, "PRAGMA integrity_check");
+  if (impl_->core.db.dialect() == Dialect::Sqlite) {
+    Statement st(impl_->core.db, "PRAGMA integrity_check");
     while (st.step())
       if (st.text(0) != "ok") add(st.text(0));
   }
   // What no constraint states: every game has exactly its plies as moves, and a pair marked
   // done has all its games.
-  Statement moves(impl_->db,
+  Statement moves(impl_->core.db,
                   "SELECT count(*) FROM games g WHERE g.plies <> "
                   "(SELECT count(*) FROM moves m WHERE m.game_id = g.id)");
   if (moves.step() && moves.int64(0) > 0)
     add(std::to_string(moves.int64(0)) + " games whose moves are missing or extra");
-  Statement pairs(impl_->db,
+  Statement pairs(impl_->core.db,
                   "SELECT count(*) FROM pairs p WHERE p.state = 'done' AND p.games <> "
                   "(SELECT count(*) FROM games g WHERE g.tournament_id = p.tournament_id "
                   "AND g.round = p.round AND g.pair = p.pair)");

@@ -1,36 +1,40 @@
-// Store's read side: export streaming and the `knightly query` aggregates.
+// The Store's read queries: export streaming and the `knightly query` aggregates.
+#include "db/store/queries.h"
+
 #include <algorithm>
 #include <bit>
 #include <map>
 #include <utility>
 
 #include "db/store/game_filter.h"
-#include "db/store/store.h"
-#include "db/store/store_impl.h"
+#include "db/store/store_core.h"
 
 namespace knightly::db {
 
 using runner::Result;
 
-const std::string& Store::Impl::engine_name(std::int64_t id) const {
-  auto it = engine_names.find(id);
-  if (it == engine_names.end()) {
-    Statement st(db, "SELECT id, name FROM engines");
-    while (st.step()) engine_names[st.int64(0)] = st.text(1);
-    it = engine_names.find(id);
-    if (it == engine_names.end()) it = engine_names.emplace(id, "?").first;
-  }
-  return it->second;
+Queries::Queries(StoreCore& core) : core_(core) {}
+Queries::~Queries() = default;
+
+std::vector<runner::GameId> Queries::stored_game_ids(std::int64_t tournament_id) const {
+  std::lock_guard lock(core_.mutex);
+  Statement st(core_.db,
+               "SELECT round, pair, game_in_pair, schedule_index FROM games "
+               "WHERE tournament_id = ? ORDER BY schedule_index, round, pair, game_in_pair");
+  st.bind(1, tournament_id);
+  std::vector<runner::GameId> out;
+  while (st.step()) out.push_back({st.int32(0), st.int32(1), st.int32(2), st.int32(3)});
+  return out;
 }
 
-GameSummary Store::Impl::read_summary(const Statement& st) const {
+GameSummary Queries::read_summary(const Statement& st) const {
   GameSummary s;
   s.id = st.int64(0);
   s.tournament_id = st.int64(1);
   s.tournament = st.text(2);
   s.game_id = {st.int32(3), st.int32(4), st.int32(5), st.int32(6)};
-  s.white = engine_name(st.int64(7));
-  s.black = engine_name(st.int64(8));
+  s.white = core_.engine_name(st.int64(7));
+  s.black = core_.engine_name(st.int64(8));
   s.result = st.text(9);
   s.termination = st.text(10);
   s.reason = st.text(11);
@@ -42,15 +46,15 @@ GameSummary Store::Impl::read_summary(const Statement& st) const {
   return s;
 }
 
-void Store::Impl::read_stored_game(const Statement& st, StoredGame& game) const {
+void Queries::read_stored_game(const Statement& st, StoredGame& game) const {
   game.id = st.int64(0);
   game.tournament_id = st.int64(1);
   auto& r = game.record;
   r.id = {st.int32(2), st.int32(3), st.int32(4), st.int32(5)};
   game.white_engine_id = st.int64(6);
   game.black_engine_id = st.int64(7);
-  r.white = engine_name(game.white_engine_id);
-  r.black = engine_name(game.black_engine_id);
+  r.white = core_.engine_name(game.white_engine_id);
+  r.black = core_.engine_name(game.black_engine_id);
   r.start_fen = st.text(8);
   game.opening_moves = st.text(9);
   r.opening_source = st.text(10);
@@ -64,52 +68,10 @@ void Store::Impl::read_stored_game(const Statement& st, StoredGame& game) const 
   r.moves.clear();
 }
 
-std::vector<TournamentSummary> Store::tournaments() const {
-  std::lock_guard lock(impl_->mutex);
-  Statement st(impl_->db,
-               "SELECT t.id, t.name, t.kind, t.config_text, t.config_hash, t.seed, t.status, "
-               "t.started_at, t.finished_at, "
-               "(SELECT count(*) FROM games g WHERE g.tournament_id = t.id) "
-               "FROM tournaments t ORDER BY t.id");
-  std::vector<TournamentSummary> out;
-  while (st.step()) out.push_back({impl_->read_tournament(st), st.int64(9)});
-  return out;
-}
-
-std::vector<EngineVersion> Store::engines() const {
-  std::lock_guard lock(impl_->mutex);
-  Statement st(
-      impl_->db,
-      "SELECT e.id, e.name, e.command, e.options, e.uci_name, e.uci_author, "
-      "e.binary_sha256, e.builtin, e.first_seen, COALESCE(c.n, 0), COALESCE(c.last_at, '') "
-      "FROM engines e LEFT JOIN ("
-      "  SELECT eid, count(*) AS n, max(started_at) AS last_at FROM ("
-      "    SELECT white_id AS eid, started_at FROM games"
-      "    UNION ALL SELECT black_id, started_at FROM games) AS played GROUP BY eid"
-      ") c ON c.eid = e.id ORDER BY e.name, e.id");
-  std::vector<EngineVersion> out;
-  while (st.step()) {
-    EngineVersion v;
-    v.id = st.int64(0);
-    v.info.name = st.text(1);
-    v.info.command = st.text(2);
-    v.info.options = st.text(3);
-    v.info.uci_name = st.text(4);
-    v.info.uci_author = st.text(5);
-    v.info.binary_sha256 = st.text(6);
-    v.info.builtin = st.int64(7) != 0;
-    v.first_seen = st.text(8);
-    v.games = st.int64(9);
-    v.last_played = st.text(10);
-    out.push_back(std::move(v));
-  }
-  return out;
-}
-
-std::int64_t Store::count_games(const GameFilter& filter) const {
-  std::lock_guard lock(impl_->mutex);
+std::int64_t Queries::count_games(const GameFilter& filter) const {
+  std::lock_guard lock(core_.mutex);
   const FilterSql f = filter_sql(filter);
-  Statement st(impl_->db, "SELECT count(*) FROM games g" + f.where);
+  Statement st(core_.db, "SELECT count(*) FROM games g" + f.where);
   st.bind_all(f.params);
   st.step();
   return st.int64(0);
@@ -131,22 +93,22 @@ std::string limit_clause(const GameFilter& filter, FilterSql& f) {
 
 }  // namespace
 
-void Store::for_each_game(const GameFilter& filter,
-                          const std::function<void(const StoredGame&)>& callback,
-                          bool with_moves) const {
-  std::lock_guard lock(impl_->mutex);
+void Queries::for_each_game(const GameFilter& filter,
+                            const std::function<void(const StoredGame&)>& callback,
+                            bool with_moves) const {
+  std::lock_guard lock(core_.mutex);
   FilterSql f = filter_sql(filter);
   Statement st(
-      impl_->db,
+      core_.db,
       std::string(kStoredGameSelect) + f.where + order_clause(filter) + limit_clause(filter, f),
       Rows::Many);
   st.bind_all(f.params);
-  if (with_moves && !impl_->select_moves) impl_->select_moves.emplace(impl_->db, kMoveSelect);
+  if (with_moves && !select_moves_) select_moves_.emplace(core_.db, kMoveSelect);
   StoredGame game;
   while (st.step()) {
-    impl_->read_stored_game(st, game);
+    read_stored_game(st, game);
     if (with_moves) {
-      Statement& ms = *impl_->select_moves;
+      Statement& ms = *select_moves_;
       ms.reset();
       ms.bind(1, game.id);
       while (ms.step()) game.record.moves.push_back(read_move(ms));
@@ -155,23 +117,23 @@ void Store::for_each_game(const GameFilter& filter,
   }
 }
 
-std::vector<GameSummary> Store::games(const GameFilter& filter) const {
-  std::lock_guard lock(impl_->mutex);
+std::vector<GameSummary> Queries::games(const GameFilter& filter) const {
+  std::lock_guard lock(core_.mutex);
   FilterSql f = filter_sql(filter);
-  Statement st(impl_->db, std::string(kSummarySelect) + f.where + order_clause(filter) +
-                              limit_clause(filter, f));
+  Statement st(core_.db, std::string(kSummarySelect) + f.where + order_clause(filter) +
+                             limit_clause(filter, f));
   st.bind_all(f.params);
   std::vector<GameSummary> out;
-  while (st.step()) out.push_back(impl_->read_summary(st));
+  while (st.step()) out.push_back(read_summary(st));
   return out;
 }
 
-std::vector<PairCount> Store::pair_counts(const GameFilter& filter) const {
-  std::lock_guard lock(impl_->mutex);
+std::vector<PairCount> Queries::pair_counts(const GameFilter& filter) const {
+  std::lock_guard lock(core_.mutex);
   const FilterSql f = filter_sql(filter);
   // Grouped by engine ids in SQL (one pass, few groups), then merged by name here, since
   // the versions of one engine count as one player.
-  Statement st(impl_->db,
+  Statement st(core_.db,
                "SELECT g.white_id, g.black_id, "
                "sum(CASE WHEN g.result = '1-0' THEN 1 ELSE 0 END), "
                "sum(CASE WHEN g.result = '1/2-1/2' THEN 1 ELSE 0 END), "
@@ -180,8 +142,8 @@ std::vector<PairCount> Store::pair_counts(const GameFilter& filter) const {
   st.bind_all(f.params);
   std::map<std::pair<std::string, std::string>, PairCount> merged;
   while (st.step()) {
-    const std::string& w = impl_->engine_name(st.int64(0));
-    const std::string& b = impl_->engine_name(st.int64(1));
+    const std::string& w = core_.engine_name(st.int64(0));
+    const std::string& b = core_.engine_name(st.int64(1));
     PairCount& c = merged[{w, b}];
     c.white = w;
     c.black = b;
@@ -195,45 +157,10 @@ std::vector<PairCount> Store::pair_counts(const GameFilter& filter) const {
   return out;
 }
 
-std::vector<WorkerState> Store::worker_states() const {
-  std::lock_guard lock(impl_->mutex);
-  std::map<std::int64_t, WorkerState> by_id;
-  {
-    Statement st(impl_->db,
-                 "SELECT w.id, now_ms() - w.last_seen_ms, "
-                 "(SELECT count(*) FROM pairs p WHERE p.worker_id = w.id AND p.state = 'leased'), "
-                 "(SELECT count(*) FROM pairs p WHERE p.worker_id = w.id AND p.state = 'leased' "
-                 "AND p.lease_until_ms < now_ms()) FROM workers w ORDER BY w.id");
-    while (st.step()) {
-      WorkerState& w = by_id[st.int64(0)];
-      w.id = st.int64(0);
-      w.seen_ago_ms = st.int64(1);
-      w.leases = st.int64(2);
-      w.leases_expired = st.int64(3);
-    }
-  }
-  Statement st(
-      impl_->db,
-      "SELECT DISTINCT x.wid, t.name, t.status FROM ("
-      "SELECT worker_id AS wid, tournament_id AS tid FROM games WHERE worker_id IS NOT NULL "
-      "UNION SELECT worker_id, tournament_id FROM pairs WHERE worker_id IS NOT NULL "
-      "UNION SELECT worker_id, tournament_id FROM superseded_games) x "
-      "JOIN tournaments t ON t.id = x.tid ORDER BY x.wid, t.name");
-  while (st.step()) {
-    auto it = by_id.find(st.int64(0));
-    if (it == by_id.end()) continue;
-    it->second.tournaments.push_back(st.text(1));
-    if (st.text(2) == "running") it->second.tournament_running = true;
-  }
-  std::vector<WorkerState> out;
-  for (auto& [id, w] : by_id) out.push_back(std::move(w));
-  return out;
-}
-
-std::vector<VersionPairCount> Store::version_pair_counts(const GameFilter& filter) const {
-  std::lock_guard lock(impl_->mutex);
+std::vector<VersionPairCount> Queries::version_pair_counts(const GameFilter& filter) const {
+  std::lock_guard lock(core_.mutex);
   const FilterSql f = filter_sql(filter);
-  Statement st(impl_->db,
+  Statement st(core_.db,
                "SELECT g.tournament_id, g.white_id, g.black_id, g.time_control, "
                "sum(CASE WHEN g.result = '1-0' THEN 1 ELSE 0 END), "
                "sum(CASE WHEN g.result = '1/2-1/2' THEN 1 ELSE 0 END), "
@@ -276,7 +203,7 @@ std::vector<Standing> standings_from(const std::vector<PairCount>& counts) {
   return out;
 }
 
-std::vector<Standing> Store::standings(const GameFilter& filter) const {
+std::vector<Standing> Queries::standings(const GameFilter& filter) const {
   return standings_from(pair_counts(filter));
 }
 
@@ -303,29 +230,29 @@ std::vector<HeadToHead> head_to_head_from(const std::vector<PairCount>& counts) 
   return out;
 }
 
-std::vector<HeadToHead> Store::head_to_head(const GameFilter& filter) const {
+std::vector<HeadToHead> Queries::head_to_head(const GameFilter& filter) const {
   return head_to_head_from(pair_counts(filter));
 }
 
-std::vector<TerminationCount> Store::termination_counts(const GameFilter& filter,
-                                                        bool by_reason) const {
-  std::lock_guard lock(impl_->mutex);
+std::vector<TerminationCount> Queries::termination_counts(const GameFilter& filter,
+                                                          bool by_reason) const {
+  std::lock_guard lock(core_.mutex);
   const FilterSql f = filter_sql(filter);
   const std::string cols = by_reason ? "g.termination, g.reason" : "g.termination, ''";
   const std::string group = by_reason ? "g.termination, g.reason" : "g.termination";
-  Statement st(impl_->db, "SELECT " + cols + ", count(*) FROM games g" + f.where + " GROUP BY " +
-                              group + " ORDER BY count(*) DESC, " + group);
+  Statement st(core_.db, "SELECT " + cols + ", count(*) FROM games g" + f.where + " GROUP BY " +
+                             group + " ORDER BY count(*) DESC, " + group);
   st.bind_all(f.params);
   std::vector<TerminationCount> out;
   while (st.step()) out.push_back({st.text(0), st.text(1), st.int64(2)});
   return out;
 }
 
-void Store::for_each_pair_result(const GameFilter& filter,
-                                 const std::function<void(const PairResult&)>& callback) const {
-  std::lock_guard lock(impl_->mutex);
+void Queries::for_each_pair_result(const GameFilter& filter,
+                                   const std::function<void(const PairResult&)>& callback) const {
+  std::lock_guard lock(core_.mutex);
   const FilterSql f = filter_sql(filter);
-  Statement st(impl_->db,
+  Statement st(core_.db,
                "SELECT g.tournament_id, g.round, g.pair, g.game_in_pair, g.white_id, g.black_id, "
                "g.result FROM games g" +
                    f.where + " ORDER BY g.tournament_id, g.round, g.pair, g.game_in_pair",
@@ -348,14 +275,14 @@ void Store::for_each_pair_result(const GameFilter& filter,
       current.games.clear();
       open = true;
     }
-    current.games.push_back({st.int32(3), impl_->engine_name(st.int64(4)),
-                             impl_->engine_name(st.int64(5)),
+    current.games.push_back({st.int32(3), core_.engine_name(st.int64(4)),
+                             core_.engine_name(st.int64(5)),
                              parse_result(st.text(6)).value_or(Result::None)});
   }
   if (open) callback(current);
 }
 
-std::vector<PairResult> Store::pair_results(const GameFilter& filter) const {
+std::vector<PairResult> Queries::pair_results(const GameFilter& filter) const {
   std::vector<PairResult> out;
   for_each_pair_result(filter, [&](const PairResult& p) { out.push_back(p); });
   return out;
