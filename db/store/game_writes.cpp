@@ -10,8 +10,6 @@
 
 namespace knightly::db {
 
-using runner::GameRecord;
-using runner::Result;
 
 namespace {
 
@@ -31,7 +29,7 @@ std::string opening_moves_text(const GameRecord& g) {
   return out;
 }
 
-std::string moves_text(const runner::GameRecord& g) {
+std::string moves_text(const GameRecord& g) {
   std::string out;
   for (const auto& m : g.moves) {
     if (!out.empty()) out += ' ';
@@ -57,7 +55,7 @@ GameWrites::GameWrites(StoreCore& core) : core_(core) {}
 GameWrites::~GameWrites() = default;
 
 std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecord& g,
-                                     const runner::GameId& id, std::int64_t white,
+                                     const GameId& id, std::int64_t white,
                                      std::int64_t black, const std::string* content_hash,
                                      std::int64_t worker_id, const Claim* claim) {
   std::optional<Statement>& slot = claim ? insert_claimed_game_ : insert_game_;
@@ -96,8 +94,8 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
       .bind(8, g.start_fen)
       .bind(9, opening_moves_text(g))
       .bind(10, g.opening_source)
-      .bind(11, runner::result_token(g.result))
-      .bind(12, runner::termination_name(g.termination))
+      .bind(11, result_token(g.result))
+      .bind(12, termination_name(g.termination))
       .bind(13, g.reason)
       .bind(14, static_cast<std::int64_t>(g.moves.size()))
       .bind(15, g.start_time.empty() ? utc_now_iso() : g.start_time)
@@ -132,7 +130,7 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
     throw StoreException(err);
   }
   if (game_id == 0) return 0;  // not the claim's pair any more: nothing inserted
-  const auto bind_move = [&](Statement& st, int base, int ply, const runner::MoveRecord& m) {
+  const auto bind_move = [&](Statement& st, int base, int ply, const MoveRecord& m) {
     st.bind(base + 1, game_id)
         .bind(base + 2, ply)
         .bind(base + 3, m.uci)
@@ -200,7 +198,7 @@ std::int64_t GameWrites::insert_game(std::int64_t tournament_id, const GameRecor
   });
 }
 
-StoreOutcome GameWrites::store_game(const Claim& claim, const runner::GameRecord& game,
+StoreOutcome GameWrites::store_game(const Claim& claim, const GameRecord& game,
                                     std::int64_t white_engine_id, std::int64_t black_engine_id) {
   std::lock_guard lock(core_.mutex);
   check_game(core_.db, game);
@@ -253,8 +251,8 @@ StoreOutcome GameWrites::store_game(const Claim& claim, const runner::GameRecord
         .bind(11, opening_moves_text(game))
         .bind(12, game.opening_source)
         .bind(13, moves_text(game))
-        .bind(14, runner::result_token(game.result))
-        .bind(15, runner::termination_name(game.termination))
+        .bind(14, result_token(game.result))
+        .bind(15, termination_name(game.termination))
         .bind(16, game.reason)
         .bind(17, static_cast<std::int64_t>(game.moves.size()))
         .bind(18, game.start_time.empty() ? utc_now_iso() : game.start_time)
@@ -283,7 +281,7 @@ std::string GameWrites::content_hash(const GameRecord& g, std::string_view dedup
     h.update(" ", 1);
   }
   h.update(&sep, 1);
-  h.update(std::string_view(runner::result_token(g.result)));
+  h.update(std::string_view(result_token(g.result)));
   return h.hex_digest();
 }
 
@@ -306,7 +304,7 @@ std::vector<ImportOutcome> GameWrites::import_rows(std::int64_t tournament_id,
       out.push_back(ImportOutcome::Duplicate);
       continue;
     }
-    const runner::GameId id{0, index / 2, index % 2, index};
+    const GameId id{0, index / 2, index % 2, index};
     insert_rows(tournament_id, item.record, id, item.white_engine_id, item.black_engine_id, &hash,
                 0, nullptr);
     ++index;

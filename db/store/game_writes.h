@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "db/store/statement.h"
-#include "db/store/store_types.h"
+#include "db/records/store_types.h"
 
 namespace knightly::db {
 
@@ -20,7 +20,7 @@ struct StoreCore;
 
 // One game for import_games().
 struct ImportItem {
-  runner::GameRecord record;
+  GameRecord record;
   std::int64_t white_engine_id = 0;
   std::int64_t black_engine_id = 0;
   // Whatever identifies the game beyond its moves (e.g. the PGN's Event/Site/Date/Round
@@ -38,12 +38,12 @@ class GameWrites {
   // Stores a finished game and its moves in one committed transaction; returns its row id.
   // Conflict if (tournament, round, pair, game_in_pair) is already stored; Invalid if the
   // result is "*".
-  std::int64_t insert_game(std::int64_t tournament_id, const runner::GameRecord& game,
+  std::int64_t insert_game(std::int64_t tournament_id, const GameRecord& game,
                            std::int64_t white_engine_id, std::int64_t black_engine_id);
   // Stores a finished game of a claimed pair (Work::claim_pair) in one transaction: in games
   // when the claim is still the pair's current attempt, else in superseded_games. The last
   // game of the pair also releases the claim (the pair is done) in the same transaction.
-  StoreOutcome store_game(const Claim& claim, const runner::GameRecord& game,
+  StoreOutcome store_game(const Claim& claim, const GameRecord& game,
                           std::int64_t white_engine_id, std::int64_t black_engine_id);
 
   // --- import
@@ -51,15 +51,15 @@ class GameWrites {
   // transaction. Importing the same games again changes nothing.
   std::vector<ImportOutcome> import_games(std::int64_t tournament_id,
                                           std::span<const ImportItem> games);
-  static std::string content_hash(const runner::GameRecord& game, std::string_view dedup_key);
+  static std::string content_hash(const GameRecord& game, std::string_view dedup_key);
 
  private:
   // Inserts one game and its moves inside the caller's transaction; returns its row id.
   // content_hash: imported games only (else nullptr); worker_id: 0 for none. With a claim,
   // only while the claim is still its pair's current attempt (the pair's row is then locked
   // until the transaction ends); returns 0, inserting nothing, when it is not.
-  std::int64_t insert_rows(std::int64_t tournament_id, const runner::GameRecord& game,
-                           const runner::GameId& id, std::int64_t white, std::int64_t black,
+  std::int64_t insert_rows(std::int64_t tournament_id, const GameRecord& game,
+                           const GameId& id, std::int64_t white, std::int64_t black,
                            const std::string* content_hash, std::int64_t worker_id,
                            const Claim* claim);
   std::vector<ImportOutcome> import_rows(std::int64_t tournament_id,

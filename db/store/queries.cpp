@@ -11,18 +11,17 @@
 
 namespace knightly::db {
 
-using runner::Result;
 
 Queries::Queries(StoreCore& core) : core_(core) {}
 Queries::~Queries() = default;
 
-std::vector<runner::GameId> Queries::stored_game_ids(std::int64_t tournament_id) const {
+std::vector<GameId> Queries::stored_game_ids(std::int64_t tournament_id) const {
   std::lock_guard lock(core_.mutex);
   Statement st(core_.db,
                "SELECT round, pair, game_in_pair, schedule_index FROM games "
                "WHERE tournament_id = ? ORDER BY schedule_index, round, pair, game_in_pair");
   st.bind(1, tournament_id);
-  std::vector<runner::GameId> out;
+  std::vector<GameId> out;
   while (st.step()) out.push_back({st.int32(0), st.int32(1), st.int32(2), st.int32(3)});
   return out;
 }
@@ -35,8 +34,8 @@ GameSummary Queries::read_summary(const Statement& st) const {
   s.game_id = {st.int32(3), st.int32(4), st.int32(5), st.int32(6)};
   s.white = core_.engine_name(st.int64(7));
   s.black = core_.engine_name(st.int64(8));
-  s.result = st.text(9);
-  s.termination = st.text(10);
+  s.result = parse_result(st.text(9)).value_or(Result::None);
+  s.termination = parse_termination(st.text(10)).value_or(Termination::None);
   s.reason = st.text(11);
   s.plies = st.int32(12);
   s.started_at = st.text(13);
@@ -59,7 +58,7 @@ void Queries::read_stored_game(const Statement& st, StoredGame& game) const {
   game.opening_moves = st.text(9);
   r.opening_source = st.text(10);
   r.result = parse_result(st.text(11)).value_or(Result::None);
-  r.termination = runner::parse_termination(st.text(12)).value_or(runner::Termination::None);
+  r.termination = parse_termination(st.text(12)).value_or(Termination::None);
   r.reason = st.text(13);
   r.start_time = st.text(14);
   r.duration_ms = st.int64(15);

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "db/store/report_types.h"
+#include "db/records/report_types.h"
 #include "db/store/statement.h"
-#include "db/store/store_types.h"
+#include "db/records/store_types.h"
 
 namespace knightly::db {
 
@@ -24,7 +24,7 @@ class Queries {
   Queries& operator=(const Queries&) = delete;
 
   // Identities of the stored games of a tournament, in schedule order (for resume).
-  std::vector<runner::GameId> stored_game_ids(std::int64_t tournament_id) const;
+  std::vector<GameId> stored_game_ids(std::int64_t tournament_id) const;
   std::int64_t count_games(const GameFilter& filter = {}) const;
   // Streams the filtered games in (tournament, schedule index) order; one StoredGame is
   // reused, so memory stays flat however many games there are.

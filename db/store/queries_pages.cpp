@@ -161,7 +161,7 @@ void Queries::for_each_result(const GameFilter& filter,
     r.game_in_pair = st.int32(4);
     r.white = core_.engine_name(st.int64(5));
     r.black = core_.engine_name(st.int64(6));
-    r.result = parse_result(st.text(7)).value_or(runner::Result::None);
+    r.result = parse_result(st.text(7)).value_or(Result::None);
     callback(r);
   }
 }

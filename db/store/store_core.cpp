@@ -39,7 +39,7 @@ std::optional<Tournament> StoreCore::tournament(std::int64_t id) const {
   return read_tournament(st);
 }
 
-std::string game_text(std::int64_t tournament_id, const runner::GameId& id) {
+std::string game_text(std::int64_t tournament_id, const GameId& id) {
   return "storing game (round " + std::to_string(id.round) + ", pair " + std::to_string(id.pair) +
          ", game " + std::to_string(id.game_in_pair) + ") of tournament " +
          std::to_string(tournament_id);
@@ -54,8 +54,8 @@ std::string join_lines(const std::vector<std::string>& lines) {
   return out;
 }
 
-runner::MoveRecord read_move(const Statement& ms) {
-  runner::MoveRecord m;
+MoveRecord read_move(const Statement& ms) {
+  MoveRecord m;
   m.uci = ms.text(0);
   m.san = ms.text(1);
   if (!ms.is_null(2)) m.eval.score_cp = ms.int32(2);

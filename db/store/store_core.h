@@ -18,7 +18,7 @@
 #include "db/store/statement.h"
 #include "db/store/store_error.h"
 #include "db/store/store_options.h"
-#include "db/store/store_types.h"
+#include "db/records/store_types.h"
 #include "db/store/transaction.h"
 #include "db/store/utc_time.h"
 
@@ -29,7 +29,7 @@ namespace knightly::db {
 inline constexpr const char* kMoveSelect =
     "SELECT uci, san, score_cp, mate, depth, seldepth, nodes, time_ms, clock_left_ms, book, nps, "
     "hashfull, tbhits, latency_ms, pv, lines FROM moves WHERE game_id = ? ORDER BY ply";
-runner::MoveRecord read_move(const Statement& st);
+MoveRecord read_move(const Statement& st);
 
 // The columns of a game as the game lists read them (Queries::read_summary's order), and of
 // a whole game as export and the game page read it (Queries::read_stored_game's order). Each is
@@ -122,7 +122,7 @@ auto StoreCore::read(const std::string& what, F&& fn) const -> decltype(fn()) {
 }
 
 // "storing game (round 1, pair 0, game 1) of tournament 3": what messages say a store did.
-std::string game_text(std::int64_t tournament_id, const runner::GameId& id);
+std::string game_text(std::int64_t tournament_id, const GameId& id);
 // "pair (round 1, pair 0) of tournament 3".
 std::string pair_text(const Claim& claim);
 

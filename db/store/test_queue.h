@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "db/store/queue_types.h"
-#include "db/store/store_types.h"
+#include "db/records/queue_types.h"
+#include "db/records/store_types.h"
 
 namespace knightly::db {
 

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "db/store/tune_types.h"
+#include "db/records/tune_types.h"
 
 namespace knightly::db {
 
@@ -20,7 +20,7 @@ class Tunes {
   // Records the tune of a tournament with its parameters; nothing when it is recorded already
   // (every worker calls it). Invalid when another tune is recorded for it.
   void create_tune(std::int64_t tournament_id, const TuneSetup& setup,
-                   std::span<const runner::tune::Param> params);
+                   std::span<const tune::Param> params);
   // The tune of a tournament with every iteration begun from `from_iteration` on, in order;
   // nullopt for none.
   std::optional<StoredTune> tune(std::int64_t tournament_id, int from_iteration = 0) const;
@@ -28,8 +28,8 @@ class Tunes {
   std::vector<std::int64_t> tune_ids() const;
   // Records iteration `iteration`'s steps unless a worker did before, and returns the steps
   // recorded: the first writer's (every worker computes the same ones).
-  std::vector<runner::tune::Step> begin_tune_iteration(std::int64_t tournament_id, int iteration,
-                                                       std::span<const runner::tune::Step> steps);
+  std::vector<tune::Step> begin_tune_iteration(std::int64_t tournament_id, int iteration,
+                                                       std::span<const tune::Step> steps);
   // Fills in the result of every begun iteration whose pairs are all done (every game stored),
   // from its games; returns how many it filled in.
   int finish_tune_iterations(std::int64_t tournament_id);

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "db/store/store_types.h"
+#include "db/records/store_types.h"
 
 namespace knightly::db {
 
