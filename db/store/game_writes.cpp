@@ -10,7 +10,6 @@
 
 namespace knightly::db {
 
-
 namespace {
 
 constexpr int kMoveColumns = 18;  // values bound per row of moves
@@ -55,9 +54,9 @@ GameWrites::GameWrites(StoreCore& core) : core_(core) {}
 GameWrites::~GameWrites() = default;
 
 std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecord& g,
-                                     const GameId& id, std::int64_t white,
-                                     std::int64_t black, const std::string* content_hash,
-                                     std::int64_t worker_id, const Claim* claim) {
+                                     const GameId& id, std::int64_t white, std::int64_t black,
+                                     const std::string* content_hash, std::int64_t worker_id,
+                                     const Claim* claim) {
   std::optional<Statement>& slot = claim ? insert_claimed_game_ : insert_game_;
   if (!slot && !claim)
     slot.emplace(core_.db,

@@ -305,14 +305,18 @@ void SqliteConnection::fail(int code, const std::string& what) const {
 }
 
 SchemaIdentity SqliteConnection::read_schema_identity() {
+  // One statement, so one snapshot: read apart, another process creating the same new file
+  // could commit between the reads, and its tables would be seen without its mark.
   SchemaIdentity id;
-  const auto value = [&](const char* sql) {
-    auto st = prepare(sql, "reading the schema version", Rows::Few);
-    return st->step() ? st->int64(0) : std::int64_t{0};
-  };
-  id.application_id = value("PRAGMA application_id");
-  id.version = static_cast<int>(value("PRAGMA user_version"));
-  id.objects = value("SELECT count(*) FROM sqlite_master");
+  auto st = prepare(
+      "SELECT (SELECT application_id FROM pragma_application_id), "
+      "(SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master)",
+      "reading the schema version", Rows::Few);
+  if (st->step()) {
+    id.application_id = st->int64(0);
+    id.version = static_cast<int>(st->int64(1));
+    id.objects = st->int64(2);
+  }
   return id;
 }
 
