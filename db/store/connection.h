@@ -45,6 +45,16 @@ enum class Commit { Durable, Lazy };
 // fetched in batches) so memory stays flat over a whole database; Few reads them at once.
 enum class Rows { Few, Many };
 
+// Whose database it is and which schema version it holds, as the backend records them
+// (migrations.h): SQLite in PRAGMA application_id and user_version, PostgreSQL in its
+// schema_version table.
+struct SchemaIdentity {
+  std::int64_t application_id = 0;
+  int version = 0;
+  // Tables (and SQLite's indexes) besides the identity's own: none in a new database.
+  std::int64_t objects = 0;
+};
+
 class Connection {
  public:
   virtual ~Connection() = default;
@@ -62,6 +72,15 @@ class Connection {
   virtual bool read_only() const = 0;
   // Throws ErrorKind::Gone when the database file was deleted or replaced (SQLite).
   virtual void check_not_moved(const std::string& what) const = 0;
+
+  // The schema's identity: only reads, so a database that is not Knightly's stays untouched.
+  virtual SchemaIdentity read_schema_identity() = 0;
+  // In a write transaction, before the identity is read again to migrate: waits for any
+  // other process migrating the same database (SQLite's write lock, taken at BEGIN, already
+  // does; PostgreSQL takes an advisory lock until the transaction ends).
+  virtual void lock_schema() = 0;
+  // In the same transaction: records the database as Knightly's at `version`.
+  virtual void write_schema_identity(int version) = 0;
 };
 
 }  // namespace knightly::db

@@ -3,7 +3,6 @@
 #include <string>
 
 #include "db/store/database.h"
-#include "db/store/statement.h"
 #include "db/store/store_error.h"
 #include "db/store/transaction.h"
 
@@ -16,85 +15,64 @@ int latest_schema_version() {
 
 namespace {
 
-int apply_sqlite(Database& db) {
-  // Under the write lock, and with the version read again inside it: two processes creating
-  // the same new database at once both get here, and the second finds nothing left to do.
-  Transaction tx(db);
-  int version = 0;
-  std::int64_t application_id = 0;
-  {
-    Statement v(db, "PRAGMA user_version");
-    if (v.step()) version = v.int32(0);
-    Statement a(db, "PRAGMA application_id");
-    if (a.step()) application_id = a.int64(0);
-  }
-  if (application_id != 0 && application_id != kApplicationId)
-    throw StoreException(
-        {ErrorKind::NotKnightly, db.path(),
-         "database " + db.path() + ": not a knightly database (an SQLite file of another program)",
-         0, ""});
-  if (version > latest_schema_version())
-    throw StoreException({ErrorKind::TooNew, db.path(),
-                          "database " + db.path() + ": schema version " + std::to_string(version) +
-                              " was written by a newer knightly",
-                          0, "", false});
-  for (const Migration& m : embedded_migrations()) {
-    if (m.version <= version) continue;
-    db.exec(m.sql, std::string("applying migration ") + m.name);
-    version = m.version;
-  }
-  // Pragmas take no parameters; both values are compile-time integers.
-  db.exec("PRAGMA application_id = " + std::to_string(kApplicationId), "marking the database");
-  db.exec("PRAGMA user_version = " + std::to_string(version), "recording the schema version");
-  tx.commit();
-  return version;
-}
-
-int apply_postgres(Database& db) {
-  Transaction tx(db);
-  // The same rule under PostgreSQL's own lock: one migrating process per database at a time,
-  // the version read again once the lock is held. DDL is transactional there too.
-  db.exec("SELECT pg_advisory_xact_lock(" + std::to_string(kApplicationId) + ")",
-          "waiting for another knightly to finish upgrading the schema");
-  db.exec(
-      "CREATE TABLE IF NOT EXISTS schema_version (application_id BIGINT NOT NULL, version "
-      "INTEGER NOT NULL)",
-      "creating the schema_version table");
-  int version = 0;
-  {
-    Statement v(db, "SELECT application_id, version FROM schema_version");
-    if (v.step()) {
-      if (v.int64(0) != kApplicationId)
-        throw StoreException({ErrorKind::NotKnightly, db.path(),
-                              "database " + db.path() +
-                                  ": not a knightly database (schema_version of another program)",
-                              0, "", false});
-      version = v.int32(1);
-    }
-  }
-  if (version > latest_schema_version())
-    throw StoreException({ErrorKind::TooNew, db.path(),
-                          "database " + db.path() + ": schema version " + std::to_string(version) +
-                              " was written by a newer knightly",
-                          0, "", false});
-  for (const Migration& m : embedded_migrations()) {
-    if (m.version <= version) continue;
-    db.exec(translate_schema(m.sql, Dialect::Postgres),
-            std::string("applying migration ") + m.name);
-    version = m.version;
-  }
-  db.exec("DELETE FROM schema_version", "recording the schema version");
-  db.exec("INSERT INTO schema_version (application_id, version) VALUES (" +
-              std::to_string(kApplicationId) + ", " + std::to_string(version) + ")",
-          "recording the schema version");
-  tx.commit();
-  return version;
+StoreError make_error(ErrorKind kind, const std::string& path, const std::string& what) {
+  return StoreError{kind, path, "database " + path + ": " + what, 0, "", false};
 }
 
 }  // namespace
 
+std::expected<int, StoreError> check_schema(const SchemaIdentity& id, const std::string& path,
+                                            Dialect dialect, bool read_only) {
+  const bool sqlite = dialect == Dialect::Sqlite;
+  const bool fresh = id.application_id == 0 && id.version == 0 && id.objects == 0;
+  if (fresh) {
+    if (read_only)
+      return std::unexpected(
+          make_error(ErrorKind::NotKnightly, path,
+                     sqlite ? "not a knightly database (empty SQLite file)"
+                            : "not a knightly database (an empty PostgreSQL database: run knightly "
+                              "run or import on it first)"));
+    return 0;
+  }
+  if (id.application_id != kApplicationId)
+    return std::unexpected(
+        make_error(ErrorKind::NotKnightly, path,
+                   sqlite ? "not a knightly database (an SQLite file of another program)"
+                          : "not a knightly database (a PostgreSQL schema with tables of another "
+                            "program; give knightly a database or schema of its own)"));
+  if (id.version > latest_schema_version())
+    return std::unexpected(
+        make_error(ErrorKind::TooNew, path,
+                   "schema version " + std::to_string(id.version) +
+                       " was written by a newer knightly (this one knows up to version " +
+                       std::to_string(latest_schema_version()) + ")"));
+  if (read_only && id.version < latest_schema_version())
+    return std::unexpected(make_error(
+        ErrorKind::Invalid, path,
+        "schema version " + std::to_string(id.version) + " is older than " +
+            std::to_string(latest_schema_version()) +
+            "; open it once with a command that writes (knightly run/import) to upgrade it"));
+  return id.version;
+}
+
 int apply_migrations(Database& db) {
-  return db.dialect() == Dialect::Sqlite ? apply_sqlite(db) : apply_postgres(db);
+  // Under the write lock, and with the version read again inside it: two processes creating
+  // the same new database at once both get here, and the second finds nothing left to do.
+  // DDL is transactional on both backends.
+  Transaction tx(db);
+  Connection& c = db.connection();
+  c.lock_schema();
+  const auto checked = check_schema(c.read_schema_identity(), db.path(), db.dialect(), false);
+  if (!checked) throw StoreException(checked.error());
+  int version = *checked;
+  for (const Migration& m : embedded_migrations()) {
+    if (m.version <= version) continue;
+    db.exec(translate_schema(m.sql, db.dialect()), std::string("applying migration ") + m.name);
+    version = m.version;
+  }
+  c.write_schema_identity(version);
+  tx.commit();
+  return version;
 }
 
 }  // namespace knightly::db

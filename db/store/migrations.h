@@ -4,7 +4,12 @@
 // user_version records how many have been applied and PRAGMA application_id marks the file
 // as Knightly's; PostgreSQL: the schema_version table (application_id, version) does both.
 #include <cstdint>
+#include <expected>
 #include <span>
+#include <string>
+
+#include "db/store/connection.h"
+#include "db/store/store_error.h"
 
 namespace knightly::db {
 
@@ -22,10 +27,19 @@ inline constexpr std::int32_t kApplicationId = 0x4B4E544C;
 std::span<const Migration> embedded_migrations();
 int latest_schema_version();
 
+// The schema version a database with `identity` holds, or why it cannot be opened: not
+// Knightly's (NotKnightly), written by a newer Knightly (TooNew), or, `read_only`, older than
+// this one and so not upgraded (Invalid), or new and empty (NotKnightly). A new database
+// opened to write is version 0. `path` names it in the message. The one check for both
+// backends, at open and again under the migration's lock.
+std::expected<int, StoreError> check_schema(const SchemaIdentity& identity, const std::string& path,
+                                            Dialect dialect, bool read_only);
+
 // Applies the migrations the database lacks, all in one write transaction together with the
 // version bump (a crash leaves it at its old version), reading the version again under the
 // write lock (SQLite) or an advisory lock (PostgreSQL) so concurrent openers of a new
-// database do not race. Returns the version.
+// database do not race. One loop for both backends, over Connection's schema identity.
+// Returns the version; throws StoreException as check_schema refuses.
 int apply_migrations(Database& db);
 
 }  // namespace knightly::db

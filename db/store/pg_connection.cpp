@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "db/store/database_url.h"
+#include "db/store/migrations.h"
 #include "db/store/store_error.h"
 
 namespace knightly::db {
@@ -504,6 +505,43 @@ void PgConnection::fail(PGresult* result, const std::string& what) const {
   // re-established; a lock or serialization failure after a pause (the whole transaction).
   if (e.kind == ErrorKind::Unavailable) e.transient = true;
   throw StoreException(e);
+}
+
+SchemaIdentity PgConnection::read_schema_identity() {
+  SchemaIdentity id;
+  const std::string what = "reading the schema version";
+  auto n = prepare(
+      "SELECT count(*), sum(CASE WHEN tablename = 'schema_version' THEN 1 ELSE 0 END) "
+      "FROM pg_catalog.pg_tables WHERE schemaname = current_schema()",
+      what, Rows::Few);
+  if (!n->step()) return id;
+  const bool has_version = !n->is_null(1) && n->int64(1) > 0;
+  id.objects = n->int64(0) - (has_version ? 1 : 0);
+  if (has_version) {
+    auto v = prepare("SELECT application_id, version FROM schema_version", what, Rows::Few);
+    if (v->step()) {
+      id.application_id = v->int64(0);
+      id.version = static_cast<int>(v->int64(1));
+    }
+  }
+  return id;
+}
+
+void PgConnection::lock_schema() {
+  exec("SELECT pg_advisory_xact_lock(" + std::to_string(kApplicationId) + ")",
+       "waiting for another knightly to finish upgrading the schema");
+}
+
+void PgConnection::write_schema_identity(int version) {
+  // Both values are integers.
+  exec(
+      "CREATE TABLE IF NOT EXISTS schema_version (application_id BIGINT NOT NULL, version "
+      "INTEGER NOT NULL)",
+      "creating the schema_version table");
+  exec("DELETE FROM schema_version", "recording the schema version");
+  exec("INSERT INTO schema_version (application_id, version) VALUES (" +
+           std::to_string(kApplicationId) + ", " + std::to_string(version) + ")",
+       "recording the schema version");
 }
 
 }  // namespace knightly::db

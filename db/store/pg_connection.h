@@ -51,6 +51,9 @@ class PgConnection final : public Connection {
   void rollback() noexcept override;
   bool read_only() const override { return settings_.read_only; }
   void check_not_moved(const std::string&) const override {}
+  SchemaIdentity read_schema_identity() override;
+  void lock_schema() override;
+  void write_schema_identity(int version) override;
 
   // For PgStatement.
   bool in_transaction() const;

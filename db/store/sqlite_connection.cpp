@@ -7,6 +7,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "db/store/migrations.h"
 #include "db/store/store_error.h"
 
 namespace knightly::db {
@@ -301,6 +302,30 @@ void SqliteConnection::check_not_moved(const std::string& what) const {
 
 void SqliteConnection::fail(int code, const std::string& what) const {
   throw StoreException(sqlite_error(path_, code, sqlite3_errmsg(db_), what));
+}
+
+SchemaIdentity SqliteConnection::read_schema_identity() {
+  // One statement, so one snapshot: read apart, another process creating the same new file
+  // could commit between the reads, and its tables would be seen without its mark.
+  SchemaIdentity id;
+  auto st = prepare(
+      "SELECT (SELECT application_id FROM pragma_application_id), "
+      "(SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master)",
+      "reading the schema version", Rows::Few);
+  if (st->step()) {
+    id.application_id = st->int64(0);
+    id.version = static_cast<int>(st->int64(1));
+    id.objects = st->int64(2);
+  }
+  return id;
+}
+
+void SqliteConnection::lock_schema() {}  // BEGIN IMMEDIATE took the write lock
+
+void SqliteConnection::write_schema_identity(int version) {
+  // Pragmas take no parameters; both values are integers.
+  exec("PRAGMA application_id = " + std::to_string(kApplicationId), "marking the database");
+  exec("PRAGMA user_version = " + std::to_string(version), "recording the schema version");
 }
 
 }  // namespace knightly::db

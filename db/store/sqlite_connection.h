@@ -32,6 +32,9 @@ class SqliteConnection final : public Connection {
   void rollback() noexcept override;
   bool read_only() const override;
   void check_not_moved(const std::string& what) const override;
+  SchemaIdentity read_schema_identity() override;
+  void lock_schema() override;
+  void write_schema_identity(int version) override;
 
   // synchronous = FULL (every commit fsynced) or NORMAL; a Lazy transaction commits with
   // NORMAL whatever this says.

@@ -12,7 +12,7 @@
 #include "db/store/pg_connection.h"
 #include "db/store/sqlite_connection.h"
 #include "db/store/store.h"
-#include "db/store/store_impl.h"
+#include "db/store/store_parts.h"
 #include "db/store/transaction.h"
 
 namespace knightly::db {
@@ -63,77 +63,6 @@ std::optional<StoreError> check_file(const std::string& path, OpenMode mode) {
   return std::nullopt;
 }
 
-struct Identity {
-  std::int64_t application_id = 0;
-  int version = 0;
-  std::int64_t objects = 0;  // SQLite: tables and indexes; PostgreSQL: tables
-};
-
-// SQLite: PRAGMA application_id and user_version in the file's header.
-Identity read_sqlite_identity(Database& db) {
-  Identity id;
-  Statement a(db, "PRAGMA application_id");
-  if (a.step()) id.application_id = a.int64(0);
-  Statement v(db, "PRAGMA user_version");
-  if (v.step()) id.version = v.int32(0);
-  Statement n(db, "SELECT count(*) FROM sqlite_master");
-  if (n.step()) id.objects = n.int64(0);
-  return id;
-}
-
-// PostgreSQL: the schema_version table (application_id, version) in the current schema.
-Identity read_postgres_identity(Database& db) {
-  Identity id;
-  Statement n(db,
-              "SELECT count(*), sum(CASE WHEN tablename = 'schema_version' THEN 1 ELSE 0 END) "
-              "FROM pg_catalog.pg_tables WHERE schemaname = current_schema()");
-  if (n.step()) {
-    id.objects = n.int64(0);
-    if (n.int64(1) > 0) {
-      Statement v(db, "SELECT application_id, version FROM schema_version");
-      if (v.step()) {
-        id.application_id = v.int64(0);
-        id.version = v.int32(1);
-      }
-    }
-  }
-  return id;
-}
-
-std::expected<int, StoreError> check_identity(const Identity& id, const std::string& path,
-                                              Dialect dialect, OpenMode mode) {
-  const bool sqlite = dialect == Dialect::Sqlite;
-  const bool fresh = id.application_id == 0 && id.version == 0 && id.objects == 0;
-  if (fresh) {
-    if (mode == OpenMode::ReadOnly)
-      return std::unexpected(
-          make_error(ErrorKind::NotKnightly, path,
-                     sqlite ? "not a knightly database (empty SQLite file)"
-                            : "not a knightly database (an empty PostgreSQL database: run knightly "
-                              "run or import on it first)"));
-    return 0;
-  }
-  if (id.application_id != kApplicationId)
-    return std::unexpected(
-        make_error(ErrorKind::NotKnightly, path,
-                   sqlite ? "not a knightly database (an SQLite file of another program)"
-                          : "not a knightly database (a PostgreSQL schema with tables of another "
-                            "program; give knightly a database or schema of its own)"));
-  if (id.version > latest_schema_version())
-    return std::unexpected(
-        make_error(ErrorKind::TooNew, path,
-                   "schema version " + std::to_string(id.version) +
-                       " was written by a newer knightly (this one knows up to version " +
-                       std::to_string(latest_schema_version()) + ")"));
-  if (mode == OpenMode::ReadOnly && id.version < latest_schema_version())
-    return std::unexpected(make_error(
-        ErrorKind::Invalid, path,
-        "schema version " + std::to_string(id.version) + " is older than " +
-            std::to_string(latest_schema_version()) +
-            "; open it once with a command that writes (knightly run/import) to upgrade it"));
-  return id.version;
-}
-
 // A reader needs the -shm file next to a WAL database; in a directory it cannot write, with
 // no writer around (none can create its -wal there either), SQLite reads the file as
 // immutable instead. Returns the URI for that case, "" otherwise.
@@ -168,13 +97,13 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite(const std::s
                                 : std::string();
     auto impl = std::make_unique<Store::Impl>(
         Database(path, flags | SQLITE_OPEN_NOMUTEX, options.busy_timeout_ms, uri), options);
-    Database& db = impl->db;
+    Database& db = impl->core.db;
     if (options.mode == OpenMode::ReadWrite && db.read_only())
       return std::unexpected(
           make_error(ErrorKind::ReadOnly, path, "opened read-only by SQLite, cannot write to it"));
     // Only reads until the file is known to be ours (or empty): a foreign file stays untouched.
-    const auto version =
-        check_identity(read_sqlite_identity(db), path, Dialect::Sqlite, options.mode);
+    const auto version = check_schema(db.connection().read_schema_identity(), path, Dialect::Sqlite,
+                                      options.mode == OpenMode::ReadOnly);
     if (!version) return std::unexpected(version.error());
     db.exec("PRAGMA foreign_keys = ON", "enabling foreign keys");
     if (options.mode == OpenMode::ReadWrite) {
@@ -198,9 +127,9 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite(const std::s
           probe.commit();
         });
       }
-      impl->version = latest_schema_version();
+      impl->core.version = latest_schema_version();
     } else {
-      impl->version = *version;
+      impl->core.version = *version;
     }
     return impl;
   } catch (const StoreException& e) {
@@ -220,14 +149,14 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_postgres(const std:
     settings.synchronous_commit = options.sync_every_commit;
     auto impl = std::make_unique<Store::Impl>(
         Database(std::make_unique<PgConnection>(url, settings)), options);
-    Database& db = impl->db;
-    const auto version =
-        check_identity(read_postgres_identity(db), db.path(), Dialect::Postgres, options.mode);
+    Database& db = impl->core.db;
+    const auto version = check_schema(db.connection().read_schema_identity(), db.path(),
+                                      Dialect::Postgres, options.mode == OpenMode::ReadOnly);
     if (!version) return std::unexpected(version.error());
     if (options.mode == OpenMode::ReadWrite && *version < latest_schema_version())
       detail::with_retry(options.busy_timeout_ms, "upgrading the schema",
                          [&] { return apply_migrations(db); });
-    impl->version = options.mode == OpenMode::ReadWrite ? latest_schema_version() : *version;
+    impl->core.version = options.mode == OpenMode::ReadWrite ? latest_schema_version() : *version;
     return impl;
   } catch (const StoreException& e) {
     return std::unexpected(e.error());
@@ -253,38 +182,69 @@ Store::~Store() = default;
 Store::Store(Store&&) noexcept = default;
 Store& Store::operator=(Store&&) noexcept = default;
 
+Catalog& Store::catalog() {
+  return impl_->catalog;
+}
+const Catalog& Store::catalog() const {
+  return impl_->catalog;
+}
+GameWrites& Store::games() {
+  return impl_->games;
+}
+Work& Store::work() {
+  return impl_->work;
+}
+const Work& Store::work() const {
+  return impl_->work;
+}
+TestQueue& Store::test_queue() {
+  return impl_->test_queue;
+}
+const TestQueue& Store::test_queue() const {
+  return impl_->test_queue;
+}
+Tunes& Store::tunes() {
+  return impl_->tunes;
+}
+const Tunes& Store::tunes() const {
+  return impl_->tunes;
+}
+const Queries& Store::queries() const {
+  return impl_->queries;
+}
+
 const std::string& Store::path() const {
-  return impl_->db.path();
+  return impl_->core.db.path();
 }
 
 int Store::schema_version() const {
-  return impl_->version;
+  return impl_->core.version;
 }
 
 bool Store::is_postgres() const {
-  return impl_->db.dialect() == Dialect::Postgres;
+  return impl_->core.db.dialect() == Dialect::Postgres;
 }
 
 std::string Store::integrity_check() const {
-  std::lock_guard lock(impl_->mutex);
+  std::lock_guard lock(impl_->core.mutex);
   std::string out;
   const auto add = [&](const std::string& line) {
     if (!out.empty()) out += '\n';
     out += line;
   };
-  if (impl_->db.dialect() == Dialect::Sqlite) {
-    Statement st(impl_->db, "PRAGMA integrity_check");
+  if (impl_->core.db.dialect() == Dialect::Sqlite) {
+    Statement st(impl_->core.db, "PRAGMA integrity_check");
     while (st.step())
       if (st.text(0) != "ok") add(st.text(0));
   }
   // What no constraint states: every game has exactly its plies as moves, and a pair marked
   // done has all its games.
-  Statement moves(impl_->db,
+  Statement moves(impl_->core.db,
                   "SELECT count(*) FROM games g WHERE g.plies <> "
                   "(SELECT count(*) FROM moves m WHERE m.game_id = g.id)");
   if (moves.step() && moves.int64(0) > 0)
     add(std::to_string(moves.int64(0)) + " games whose moves are missing or extra");
-  Statement pairs(impl_->db,
+  Statement pairs(impl_->core.db,
                   "SELECT count(*) FROM pairs p WHERE p.state = 'done' AND p.games <> "
                   "(SELECT count(*) FROM games g WHERE g.tournament_id = p.tournament_id "
                   "AND g.round = p.round AND g.pair = p.pair)");

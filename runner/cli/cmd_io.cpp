@@ -41,10 +41,10 @@ int cmd_export(Args& args) {
   if (!store) return fail(store.error().message);
   try {
     for (const auto& name : filter.tournaments)
-      if (!store->find_tournament(name))
+      if (!store->catalog().find_tournament(name))
         return fail("export: no tournament '" + printable(name) + "' in " +
                     printable(store->path()));
-    store->for_each_game(
+    store->queries().for_each_game(
         filter, [](const db::StoredGame& g) { std::cout << g.record.pgn << "\n"; }, false);
   } catch (const db::StoreException& e) {
     return fail(e.what());

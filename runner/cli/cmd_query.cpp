@@ -416,7 +416,7 @@ int print(const Table& t, const QueryOptions& q, const char* name) {
 
 int query_tournaments(const db::Store& store, const QueryOptions& q) {
   Table t({"id", "name", "kind", "status", "games", "seed", "started", "finished"});
-  for (const auto& s : store.tournaments()) {
+  for (const auto& s : store.catalog().tournaments()) {
     const auto& x = s.tournament;
     t.add_row({cell((long long)x.id), cell(x.name), cell(db::kind_text(x.kind)),
                cell(db::status_text(x.status)), cell((long long)s.games),
@@ -444,7 +444,7 @@ int query_games(const db::Store& store, QueryOptions q) {
   if (default_limit) q.filter.limit = 50;
   Table t({"id", "tournament", "round", "pair", "game", "white", "black", "result", "termination",
            "reason", "plies", "started", "duration_ms", "opening"});
-  for (const auto& g : store.games(q.filter))
+  for (const auto& g : store.queries().games(q.filter))
     t.add_row({cell((long long)g.id), cell(g.tournament), cell((long long)g.game_id.round + 1),
                cell((long long)g.game_id.pair + 1), cell((long long)g.game_id.game_in_pair + 1),
                cell(g.white), cell(g.black), cell(result_token(g.result)), cell(termination_name(g.termination)), cell(g.reason),
@@ -453,7 +453,7 @@ int query_games(const db::Store& store, QueryOptions q) {
   const int code = print(t, q, "games");
   // A cut list says so: on stderr, so that csv and json stay one document.
   if (q.filter.limit > 0 && static_cast<std::int64_t>(t.size()) == q.filter.limit) {
-    const std::int64_t all = store.count_games(q.filter);
+    const std::int64_t all = store.queries().count_games(q.filter);
     if (all > q.filter.limit)
       *q.err << "knightly: query games: " << t.size() << " of " << all
              << " games shown, newest first; " << all - q.filter.limit << " left out ("
@@ -473,7 +473,7 @@ struct NamePairs {
 std::map<std::pair<std::string, std::string>, NamePairs> name_pairs(const db::Store& store,
                                                                     const db::GameFilter& filter) {
   std::map<std::pair<std::string, std::string>, NamePairs> out;
-  store.for_each_pair_result(filter, [&](const db::PairResult& p) {
+  store.queries().for_each_pair_result(filter, [&](const db::PairResult& p) {
     const auto& g = p.games;
     if (g.size() == 2 && g[0].white == g[1].black && g[0].black == g[1].white &&
         g[0].white != g[0].black) {
@@ -554,8 +554,8 @@ int query_engines(const db::Store& store, const QueryOptions& q) {
   Table t({"id", "name", "builtin", "command", "options", "uci_name", "uci_author", "sha256",
            "first_seen", "games", "last_played", "repo", "commit"});
   std::map<std::int64_t, db::EngineSourceRow> sources;  // engines built from source
-  for (auto& r : store.engine_sources()) sources[r.engine_id] = r;
-  for (const auto& e : store.engines()) {
+  for (auto& r : store.test_queue().engine_sources()) sources[r.engine_id] = r;
+  for (const auto& e : store.catalog().engines()) {
     if (!q.filter.engines.empty() && std::find(q.filter.engines.begin(), q.filter.engines.end(),
                                                e.info.name) == q.filter.engines.end())
       continue;
@@ -665,7 +665,7 @@ int query_ratings(const db::Store& store, QueryOptions q) {
 
 int query_terminations(const db::Store& store, const QueryOptions& q) {
   Table t({"termination", "reason", "count"});
-  for (const auto& c : store.termination_counts(q.filter, true))
+  for (const auto& c : store.queries().termination_counts(q.filter, true))
     t.add_row({cell(c.termination), cell(c.reason), cell((long long)c.count)});
   return print(t, q, "terminations");
 }
@@ -675,7 +675,7 @@ int query_terminations(const db::Store& store, const QueryOptions& q) {
 int query_health(const db::Store& store, const QueryOptions& q) {
   Table t({"engine", "games", "time_losses", "crashes", "disconnects", "stalls", "illegal_moves",
            "latency_moves", "latency_mean_ms", "latency_max_ms"});
-  for (const auto& h : store.engine_health(q.filter)) {
+  for (const auto& h : store.queries().engine_health(q.filter)) {
     const bool known = h.latency_moves > 0;
     t.add_row({cell(h.engine), cell((long long)h.games), cell((long long)h.time_losses),
                cell((long long)(h.disconnects + h.stalls)), cell((long long)h.disconnects),
@@ -726,7 +726,7 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
   if (q.filter.tournaments.empty()) {
     // The only SPRT in the database, or a list to choose from.
     std::vector<db::Tournament> tests;
-    for (const auto& s : store.tournaments())
+    for (const auto& s : store.catalog().tournaments())
       if (s.tournament.status != db::TournamentStatus::Restarted &&
           stored_match(store, s.tournament).sprt)
         tests.push_back(s.tournament);
@@ -744,7 +744,7 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
     *q.err << "knightly: query sprt: name one tournament with --tournament NAME\n";
     return ExitError;
   } else {
-    t = store.find_tournament(q.filter.tournaments[0]);
+    t = store.catalog().find_tournament(q.filter.tournaments[0]);
   }
   if (!t) {
     *q.err << "knightly: query sprt: no tournament '" << q.filter.tournaments[0] << "' in "
@@ -765,7 +765,7 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
   }
   db::GameFilter f;
   f.tournament_ids = {t->id};
-  auto results = store.pair_results(f);
+  auto results = store.queries().pair_results(f);
   std::set<std::string> names;
   for (const auto& p : results)
     for (const auto& g : p.games) {
@@ -789,7 +789,7 @@ int query_sprt(const db::Store& store, const QueryOptions& q) {
   const bool penta = pairs.pairs() > 0;
   auto status = penta ? stats::sprt_status(sprt, pairs) : stats::sprt_status(sprt, games);
   // A decided test shows the LLR it was decided on (games stored after it do not move it).
-  const std::string decision = store.control(t->id).decision;
+  const std::string decision = store.work().control(t->id).decision;
   const auto decided = decided_sprt(sprt, decision);
   if (decided) status = decided->status;
   auto elo = penta ? stats::get_elo(pairs) : stats::get_elo(games);
@@ -846,8 +846,9 @@ int query_tune(const db::Store& store, const QueryOptions& q) {
   }
   if (q.filter.tournaments.empty()) {
     std::vector<db::Tournament> tunes;
-    for (const std::int64_t id : store.tune_ids())
-      if (auto x = store.tournament(id); x && x->status != db::TournamentStatus::Restarted)
+    for (const std::int64_t id : store.tunes().tune_ids())
+      if (auto x = store.catalog().tournament(id);
+          x && x->status != db::TournamentStatus::Restarted)
         tunes.push_back(*x);
     if (tunes.size() != 1) {
       *q.err << "knightly: query tune: "
@@ -860,14 +861,14 @@ int query_tune(const db::Store& store, const QueryOptions& q) {
     }
     t = tunes[0];
   } else {
-    t = store.find_tournament(q.filter.tournaments[0]);
+    t = store.catalog().find_tournament(q.filter.tournaments[0]);
   }
   if (!t) {
     *q.err << "knightly: query tune: no tournament '" << printable(q.filter.tournaments[0])
            << "' in " << store.path() << "\n";
     return ExitError;
   }
-  const auto tune = store.tune(t->id);
+  const auto tune = store.tunes().tune(t->id);
   if (!tune) {
     *q.err << "knightly: query tune: tournament '" << t->name << "' in " << store.path()
            << " is not a tune\n";
@@ -884,19 +885,19 @@ int query_tune(const db::Store& store, const QueryOptions& q) {
 // workers the same way: a machine whose engines crash or lose on time).
 int query_workers(const db::Store& store, const QueryOptions& q) {
   std::map<std::int64_t, db::WorkerState> states;
-  for (auto& w : store.worker_states()) states[w.id] = std::move(w);
+  for (auto& w : store.work().worker_states()) states[w.id] = std::move(w);
   Table t({"id", "host", "pid", "state", "tournament", "started", "last_seen", "games", "crashes",
            "time_losses", "illegal_moves", "superseded", "nps", "tc_factor", "speed_note"});
   // Speeds measured for a scaled time control (fishtest's); an outlier is named.
   std::map<std::int64_t, db::WorkerSpeed> speeds;
   std::map<std::int64_t, std::string> notes;
-  const auto measured = store.worker_speeds();
+  const auto measured = store.test_queue().worker_speeds();
   for (const auto& s : measured) speeds[s.worker_id] = s;
   for (auto& [id, note] : speed_notes(measured, q.speed_ratio)) notes[id] = note;
   // A worker renews its leases every quarter of the lease (30 s unless --lease says): one not
   // seen for two minutes while its tournament runs has stopped, killed or cut off.
   constexpr std::int64_t kGoneMs = 120000;
-  for (const auto& w : store.workers(q.filter)) {
+  for (const auto& w : store.work().workers(q.filter)) {
     const db::WorkerState& s = states[w.id];
     const auto measured_speed = speeds.find(w.id);
     const db::WorkerSpeed* speed =
@@ -938,7 +939,7 @@ std::optional<std::string> unmatched_filter(const db::Store& store, const QueryO
   };
   if (!q.filter.tournaments.empty()) {
     std::vector<std::string> names;
-    for (const auto& s : store.tournaments())
+    for (const auto& s : store.catalog().tournaments())
       if (s.tournament.status != db::TournamentStatus::Restarted)
         names.push_back(s.tournament.name);
     for (const auto& name : q.filter.tournaments)
@@ -947,14 +948,14 @@ std::optional<std::string> unmatched_filter(const db::Store& store, const QueryO
   }
   if (!q.filter.engines.empty() || !q.anchor.empty()) {
     std::set<std::string> unique;
-    for (const auto& e : store.engines()) unique.insert(e.info.name);
+    for (const auto& e : store.catalog().engines()) unique.insert(e.info.name);
     const std::vector<std::string> names(unique.begin(), unique.end());
     for (const auto& name : q.filter.engines)
       if (!unique.count(name)) return miss("--engine", name, "engine", names);
   }
   if (!q.filter.termination.empty()) {
     std::vector<std::string> names = termination_names();
-    for (const auto& c : store.termination_counts(db::GameFilter{}))
+    for (const auto& c : store.queries().termination_counts(db::GameFilter{}))
       if (std::find(names.begin(), names.end(), c.termination) == names.end())
         names.push_back(c.termination);
     if (std::find(names.begin(), names.end(), q.filter.termination) == names.end())
@@ -999,7 +1000,7 @@ bool known_kind(const std::string& what) {
 
 StoredMatch stored_match(const db::Store& store, const db::Tournament& t) {
   StoredMatch m;
-  if (auto stored = store.sprt_settings(t.id)) {
+  if (auto stored = store.work().sprt_settings(t.id)) {
     stats::SprtConfig sprt;
     sprt.elo0 = stored->elo0;
     sprt.elo1 = stored->elo1;

@@ -93,7 +93,7 @@ int cmd_report(Args& args) {
     return ExitError;
   }
   for (const auto& name : r->report.filter.tournaments)
-    if (!store->find_tournament(name)) {
+    if (!store->catalog().find_tournament(name)) {
       std::cerr << "knightly: report: no tournament '" << name << "' in " << store->path() << "\n";
       return ExitError;
     }

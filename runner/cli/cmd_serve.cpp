@@ -86,7 +86,7 @@ int cmd_serve(Args& args) {
     return ExitError;
   }
   for (const auto& name : s->api.filter.tournaments)
-    if (!store->find_tournament(name)) {
+    if (!store->catalog().find_tournament(name)) {
       std::cerr << "knightly: serve: no tournament '" << printable(name) << "' in " << store->path()
                 << "\n";
       return ExitError;
@@ -123,7 +123,7 @@ int cmd_serve(Args& args) {
               << ", not a loopback address: whoever reaches it can read the whole database\n";
   std::cout << "knightly: serve: http://" << (*server)->address() << "/ (database " << store->path()
             << ", read-only); Ctrl-C stops" << std::endl;
-  if (s->api.filter.tournaments.empty() && !store->tests().empty())
+  if (s->api.filter.tournaments.empty() && !store->test_queue().tests().empty())
     std::cout << "knightly: serve: the test queue: http://" << (*server)->address() << "/tests"
               << std::endl;
   int signal = 0;

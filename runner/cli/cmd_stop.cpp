@@ -58,18 +58,18 @@ int cmd_stop(Args& args) {
   if (all) return stop_all_workers(*store);
   const std::string shown = "'" + printable(name) + "'";
   try {
-    auto t = store->find_tournament(name);
+    auto t = store->catalog().find_tournament(name);
     if (!t) {
       std::cerr << "knightly: stop: no tournament " << shown << " in " << store->path() << "\n";
       return ExitError;
     }
     if (t->status == db::TournamentStatus::Finished) {
-      auto c = store->control(t->id);
+      auto c = store->work().control(t->id);
       std::cout << "Tournament " << shown << " is already finished"
                 << (c.decision.empty() ? "" : " (" + printable(c.decision) + ")") << ".\n";
       return ExitOk;
     }
-    if (auto c = store->control(t->id); c.stop_requested) {
+    if (auto c = store->work().control(t->id); c.stop_requested) {
       std::cout << "Tournament " << shown << " is already stopped (" << printable(c.decision)
                 << "); the same run command resumes it.\n";
       return ExitOk;
@@ -77,8 +77,8 @@ int cmd_stop(Args& args) {
     db::GameFilter filter;
     filter.tournament_ids = {t->id};
     const std::string decision =
-        stop_decision(store->count_games(filter), store->scheduled_games(t->id));
-    if (!store->request_stop(name, decision)) {
+        stop_decision(store->queries().count_games(filter), store->work().scheduled_games(t->id));
+    if (!store->work().request_stop(name, decision)) {
       std::cerr << "knightly: stop: no tournament " << shown << " in " << store->path() << "\n";
       return ExitError;
     }

@@ -154,10 +154,10 @@ int submit(const Submission& s) {
   test.source_path = s.source_path;
   test.sources = sources;
   try {
-    const db::Tournament t = store->submit_test(test);
+    const db::Tournament t = store->test_queue().submit_test(test);
     // Its units of work, from the schedule (a pure function of the config and the seed): the
     // workers find them there rather than all recording them at once when they start.
-    store->add_pairs(t.id, pair_slots(Schedule(config, t.seed, 0)));
+    store->work().add_pairs(t.id, pair_slots(Schedule(config, t.seed, 0)));
     std::cout << "Submitted test '" << t.name << "' (id " << t.id << ", priority " << s.priority
               << ") to " << store->path() << "\n";
     for (const auto& r : sources)

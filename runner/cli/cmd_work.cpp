@@ -160,7 +160,7 @@ class StopWatch {
             if (WorkClock::now() >= next_look) {
               next_look = WorkClock::now() + every;
               try {
-                if (store.stop_epoch() != epoch) {
+                if (store.test_queue().stop_epoch() != epoch) {
                   stop_all_ = true;
                   run.request(StopLevel::Drain);
                 }
@@ -219,7 +219,7 @@ int cmd_work(Args& args) {
 
   std::int64_t epoch = 0;
   try {
-    epoch = store.stop_epoch();
+    epoch = store.test_queue().stop_epoch();
   } catch (const db::StoreException& e) {
     return fail(e.what());
   }
@@ -233,13 +233,13 @@ int cmd_work(Args& args) {
   while (!stop.stopping()) {
     std::optional<db::QueuedTest> test;
     try {
-      if (store.stop_epoch() != epoch) {
+      if (store.test_queue().stop_epoch() != epoch) {
         std::cout << "knightly stop --all: this worker stops." << std::endl;
         return ExitOk;
       }
       // In the store's order (priority, then fewest games), the first that has a pair to
       // give; a test whose every pair is in play only when no other wants a worker.
-      for (auto& t : store.open_tests()) {
+      for (auto& t : store.test_queue().open_tests()) {
         auto it = skip.find(t.tournament.id);
         if (it != skip.end() && WorkClock::now() < it->second) continue;
         if (!test || (!test->wants_workers() && t.wants_workers())) test = std::move(t);
@@ -265,8 +265,8 @@ int cmd_work(Args& args) {
       const std::string why = "its config cannot be read: " + config.error();
       std::cerr << "knightly: work: test '" << test->tournament.name << "': " << why << "\n";
       try {
-        store.finish_tournament(test->tournament.id, db::TournamentStatus::Finished,
-                                "failed: " + why);
+        store.work().finish_tournament(test->tournament.id, db::TournamentStatus::Finished,
+                                       "failed: " + why);
       } catch (const db::StoreException& e) {
         return fail(e.what());
       }
@@ -286,7 +286,7 @@ int cmd_work(Args& args) {
       other->next_look = WorkClock::now() + std::chrono::seconds(1);
       other->answer = false;
       try {
-        for (const auto& t : store.open_tests()) {
+        for (const auto& t : store.test_queue().open_tests()) {
           auto it = skip.find(t.tournament.id);
           const bool skipped = it != skip.end() && WorkClock::now() < it->second;
           if (t.tournament.id != current && !skipped && t.wants_workers()) other->answer = true;
@@ -358,7 +358,7 @@ std::string work_options() {
 
 int stop_all_workers(db::Store& store) {
   try {
-    store.request_stop_all();
+    store.test_queue().request_stop_all();
   } catch (const db::StoreException& e) {
     std::cerr << "knightly: stop: " << e.what() << "\n";
     return ExitError;

@@ -113,11 +113,12 @@ std::string limits_text(const EngineLimits& l) {
 
 std::vector<db::PairCount> player_pair_counts(const db::Store& store, const db::GameFilter& filter,
                                               bool merge_by_name) {
-  const auto rows = store.version_pair_counts(filter);
+  const auto rows = store.queries().version_pair_counts(filter);
   std::map<std::int64_t, db::EngineInfo> versions;
-  for (auto& v : store.engines()) versions[v.id] = std::move(v.info);
+  for (auto& v : store.catalog().engines()) versions[v.id] = std::move(v.info);
   std::map<std::int64_t, std::map<std::string, std::string>> limits;
-  for (const auto& s : store.tournaments()) limits[s.tournament.id] = stored_limits(s.tournament);
+  for (const auto& s : store.catalog().tournaments())
+    limits[s.tournament.id] = stored_limits(s.tournament);
 
   auto identity = [&](const db::VersionPairCount& r, bool white) {
     const db::EngineInfo& e = versions[white ? r.white_id : r.black_id];

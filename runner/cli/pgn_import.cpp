@@ -121,7 +121,7 @@ std::string normal_start_fen(const std::string& fen) {
 std::string game_fingerprint(GameRecord record) {
   record.start_fen = normal_start_fen(record.start_fen);
   const std::string when = record.start_time.substr(0, 19);
-  return db::Store::content_hash(record, when);
+  return db::GameWrites::content_hash(record, when);
 }
 
 // The game's line in the input for messages: "file:line: game N (White vs Black)".
@@ -354,7 +354,7 @@ class PgnImporter {
       return std::unexpected("tournament name \"" + printable(report_.tournament) +
                              "\" holds a control character");
     }
-    existing_ = store_.find_tournament(report_.tournament);
+    existing_ = store_.catalog().find_tournament(report_.tournament);
     if (existing_ && existing_->kind != db::TournamentKind::Import)
       return std::unexpected("tournament '" + printable(report_.tournament) + "' in " +
                              store_.path() +
@@ -409,11 +409,11 @@ class PgnImporter {
     for (const auto& c : candidates)
       for (const std::string* n : {&c.item.record.white, &c.item.record.black})
         if (!engine_ids_.count(*n)) {
-          auto id = store_.find_engine(*n);
+          auto id = store_.catalog().find_engine(*n);
           if (!id) {
             db::EngineInfo info;
             info.name = *n;
-            id = store_.upsert_engine(info);
+            id = store_.catalog().upsert_engine(info);
           }
           engine_ids_[*n] = *id;
         }
@@ -425,18 +425,20 @@ class PgnImporter {
       items.push_back(std::move(c.item));
     }
     if (!tournament_)
-      tournament_ = existing_
-                        ? *existing_
-                        : store_.create_tournament({report_.tournament, db::TournamentKind::Import,
-                                                    "import " + opt_.file, 0, ""});
-    for (auto o : store_.import_games(tournament_->id, items))
+      tournament_ =
+          existing_
+              ? *existing_
+              : store_.catalog().create_tournament(
+                    {report_.tournament, db::TournamentKind::Import, "import " + opt_.file, 0, ""});
+    for (auto o : store_.games().import_games(tournament_->id, items))
       ++(o == db::ImportOutcome::Inserted ? report_.inserted : report_.duplicates);
   }
 
   int games() const { return number_; }
 
   ImportReport finish() {
-    if (tournament_) store_.set_tournament_status(tournament_->id, db::TournamentStatus::Finished);
+    if (tournament_)
+      store_.catalog().set_tournament_status(tournament_->id, db::TournamentStatus::Finished);
     return std::move(report_);
   }
 
@@ -447,11 +449,11 @@ class PgnImporter {
     for (const auto& c : candidates) {
       if (c.event.empty() || played_.count(c.event)) continue;
       std::set<std::string>& prints = played_[c.event];
-      auto t = store_.find_tournament(c.event);
+      auto t = store_.catalog().find_tournament(c.event);
       if (!t || t->kind == db::TournamentKind::Import) continue;
       db::GameFilter filter;
       filter.tournament_ids = {t->id};
-      store_.for_each_game(
+      store_.queries().for_each_game(
           filter, [&](const db::StoredGame& g) { prints.insert(game_fingerprint(g.record)); });
     }
     std::erase_if(candidates, [&](const Candidate& c) {

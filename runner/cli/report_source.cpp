@@ -37,7 +37,7 @@ std::vector<db::TournamentSummary> selected_tournaments(const db::Store& store,
                                                         const db::GameFilter& filter) {
   std::vector<db::TournamentSummary> out;
   const std::set<std::string> names(filter.tournaments.begin(), filter.tournaments.end());
-  for (auto& s : store.tournaments()) {
+  for (auto& s : store.catalog().tournaments()) {
     const bool live = s.tournament.status != db::TournamentStatus::Restarted;
     if (names.empty() ? s.games > 0 || live : live && names.count(s.tournament.name))
       out.push_back(std::move(s));
@@ -49,13 +49,13 @@ std::vector<db::TournamentSummary> selected_tournaments(const db::Store& store,
 // sampled to about 300 points; nullopt unless exactly two engines played.
 std::optional<std::string> match_section(const db::Store& store, const db::GameFilter& filter,
                                          std::int64_t games_total) {
-  const auto standings = store.standings(filter);
+  const auto standings = store.queries().standings(filter);
   if (standings.size() != 2) return std::nullopt;
   // The figures take the side of the config's first engine, or else (as `knightly query sprt`)
   // of White in the first game of the schedule.
   db::GameFilter first_game = filter;
   first_game.limit = 1;
-  const auto firsts = store.games(first_game);
+  const auto firsts = store.queries().games(first_game);
   std::string first = firsts.empty() ? standings[0].engine : firsts[0].white;
   std::optional<stats::SprtConfig> sprt;
   std::optional<report::DecidedPoint> decided;
@@ -67,7 +67,7 @@ std::optional<std::string> match_section(const db::Store& store, const db::GameF
     const StoredMatch stored = stored_match(store, played[0]->tournament);
     sprt = stored.sprt;
     if (sprt)
-      if (auto d = decided_sprt(*sprt, store.control(played[0]->tournament.id).decision))
+      if (auto d = decided_sprt(*sprt, store.work().control(played[0]->tournament.id).decision))
         decided = report::DecidedPoint{d->games, d->status};
     if (stored.first == standings[0].engine || stored.first == standings[1].engine)
       first = stored.first;
@@ -96,7 +96,7 @@ std::optional<std::string> match_section(const db::Store& store, const db::GameF
     }
     points.push_back(p);
   };
-  store.for_each_result(filter, [&](const db::StoredResult& r) {
+  store.queries().for_each_result(filter, [&](const db::StoredResult& r) {
     auto it = tallies.try_emplace(r.tournament_id, first).first;
     it->second.add(r.round, r.pair, {r.game_in_pair, r.white, r.black, r.result});
     if (++seen % stride == 0) snapshot();
@@ -110,16 +110,17 @@ std::optional<std::string> match_section(const db::Store& store, const db::GameF
 std::optional<std::string> tune_section(const db::Store& store, const db::GameFilter& filter) {
   std::optional<db::Tournament> t;
   if (filter.tournaments.size() == 1) {
-    t = store.find_tournament(filter.tournaments[0]);
+    t = store.catalog().find_tournament(filter.tournaments[0]);
   } else if (filter.tournaments.empty()) {
     std::vector<db::Tournament> tunes;
-    for (const std::int64_t id : store.tune_ids())
-      if (auto x = store.tournament(id); x && x->status != db::TournamentStatus::Restarted)
+    for (const std::int64_t id : store.tunes().tune_ids())
+      if (auto x = store.catalog().tournament(id);
+          x && x->status != db::TournamentStatus::Restarted)
         tunes.push_back(*x);
     if (tunes.size() == 1) t = tunes[0];
   }
   if (!t) return std::nullopt;
-  const auto tune = store.tune(t->id);
+  const auto tune = store.tunes().tune(t->id);
   if (!tune) return std::nullopt;
   std::string json = tune_json(*t, *tune);
   while (!json.empty() && json.back() == '\n') json.pop_back();
@@ -148,16 +149,16 @@ std::string query_json(const db::Store& store, const std::string& what,
 
 std::string games_page_json(const db::Store& store, const db::GameFilter& filter,
                             std::int64_t before_id, int limit) {
-  const auto rows = store.game_page(filter, before_id, limit + 1);
+  const auto rows = store.queries().game_page(filter, before_id, limit + 1);
   const bool more = static_cast<int>(rows.size()) > limit;
   const std::span<const db::GameSummary> shown(rows.data(), more ? rows.size() - 1 : rows.size());
-  return report::game_list_json(shown, store.count_games(filter), more);
+  return report::game_list_json(shown, store.queries().count_games(filter), more);
 }
 
 std::optional<std::string> game_detail_json(const db::Store& store, std::int64_t id) {
-  auto game = store.game(id);
+  auto game = store.queries().game(id);
   if (!game) return std::nullopt;
-  auto t = store.tournament(game->tournament_id);
+  auto t = store.catalog().tournament(game->tournament_id);
   return report::game_json(id, t ? t->name : std::string(), game->record);
 }
 
@@ -166,8 +167,8 @@ std::string report_document(const db::Store& store, const ReportOptions& options
   const db::GameFilter& filter = options.filter;
   // Read first: the data below is at least this new, so a reader comparing generations never
   // misses a change.
-  const std::string generation = store.data_generation();
-  const std::int64_t total = store.count_games(filter);
+  const std::string generation = store.queries().data_generation();
+  const std::int64_t total = store.queries().count_games(filter);
   JsonWriter w;
   w.begin_object();
   w.key("version").value(1);
@@ -193,15 +194,16 @@ std::string report_document(const db::Store& store, const ReportOptions& options
   const std::int64_t covered =
       options.move_stats_games > 0 ? std::min(options.move_stats_games, total) : total;
   w.key("moves").raw(report::move_stats_json(
-      store.move_stats(filter, options.move_stats_games > 0 ? options.move_stats_games : 0),
+      store.queries().move_stats(filter,
+                                 options.move_stats_games > 0 ? options.move_stats_games : 0),
       covered, total));
-  const auto rows = store.game_page(filter, 0, options.games);
+  const auto rows = store.queries().game_page(filter, 0, options.games);
   const bool more = static_cast<std::int64_t>(rows.size()) < total;
   w.key("games").raw(report::game_list_json(rows, total, more));
   w.key("details").begin_object();
   if (options.details) {
     for (const auto& row : rows) {
-      auto game = store.game(row.id);
+      auto game = store.queries().game(row.id);
       if (!game) continue;
       w.key(std::to_string(row.id)).raw(report::game_json(row.id, row.tournament, game->record));
     }
@@ -232,9 +234,9 @@ std::optional<std::int64_t> scheduled_games(const db::Tournament& t) {
 std::string summary_document(const db::Store& store, const db::GameFilter& filter,
                              const std::string& now) {
   report::Summary s;
-  s.generation = store.data_generation();
+  s.generation = store.queries().data_generation();
   s.now = now;
-  s.games = store.count_games(filter);
+  s.games = store.queries().count_games(filter);
   std::map<std::int64_t, const db::Tournament*> selected;
   const auto tournaments = selected_tournaments(store, filter);
   for (const auto& ts : tournaments) {
@@ -254,7 +256,7 @@ std::string summary_document(const db::Store& store, const db::GameFilter& filte
       recent.tournament_ids = {t.id};
       recent.limit = 50;
       recent.newest_first = true;
-      p.rate = report::finish_rate(store.games(recent));
+      p.rate = report::finish_rate(store.queries().games(recent));
     }
     s.tournaments.push_back(std::move(p));
   }
@@ -262,7 +264,7 @@ std::string summary_document(const db::Store& store, const db::GameFilter& filte
   // The games being played: the pairs workers hold under a live lease. Who plays which
   // colour comes from the schedule of the stored config (built once per tournament here).
   std::map<std::int64_t, std::optional<std::pair<Config, Schedule>>> schedules;
-  for (const auto& l : store.leased_pairs()) {
+  for (const auto& l : store.queries().leased_pairs()) {
     auto t = selected.find(l.tournament_id);
     if (t == selected.end()) continue;
     report::ActiveGame a;

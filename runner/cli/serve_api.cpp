@@ -79,7 +79,7 @@ constexpr const char* kIndex =
 
 ServeApi::ServeApi(const db::Store& store, ServeApiOptions options)
     : store_(store), options_(std::move(options)) {
-  generation_ = store_.data_generation();
+  generation_ = store_.queries().data_generation();
   thread_ = std::jthread([this](std::stop_token stop) { refresher(stop); });
 }
 
@@ -248,7 +248,7 @@ ServeApi::Answer ServeApi::route(const serve::Target& t) {
       auto json = query_json(store_, what, words);
       if (json) return json_response(200, std::move(*json));
       // A store that fails says so (503, no SQL) by throwing here; else the flags were wrong.
-      (void)store_.data_generation();
+      (void)store_.queries().data_generation();
       return error_response(400, json.error());
     });
   }
@@ -367,7 +367,7 @@ void ServeApi::refresher(std::stop_token stop) {
       }
       // Nothing queued within a poll interval: read the generation. When it changed, refresh
       // the answers clients asked for in the last minute, the most recent first.
-      std::string generation = store_.data_generation();
+      std::string generation = store_.queries().data_generation();
       std::lock_guard lock(mutex_);
       if (generation != generation_) {
         generation_ = generation;

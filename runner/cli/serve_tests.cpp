@@ -25,7 +25,7 @@ TestsSite::~TestsSite() = default;
 
 TestsSite::Answer TestsSite::tests_answer(bool page) {
   std::lock_guard lock(mutex_);
-  const std::string generation = store_.data_generation();
+  const std::string generation = store_.queries().data_generation();
   if (generation != cached_generation_ || !cached_json_) {
     cached_json_ =
         std::make_shared<const Response>(Response{200,
@@ -52,7 +52,7 @@ std::shared_ptr<ServeApi> TestsSite::test_api(std::int64_t id, Answer* missing) 
       apis_.splice(apis_.begin(), apis_, it);
       return apis_.front().second;
     }
-  const auto test = store_.test(id);
+  const auto test = store_.test_queue().test(id);
   if (!test) {
     *missing = error_answer(404, "no test " + std::to_string(id));
     return nullptr;

@@ -60,7 +60,7 @@ TestFigures test_figures(const db::Store& store, const db::QueuedTest& test) {
   TwoEngineTally tally(f.first);
   db::GameFilter filter;
   filter.tournament_ids = {test.tournament.id};
-  store.for_each_pair_result(filter, [&](const db::PairResult& p) {
+  store.queries().for_each_pair_result(filter, [&](const db::PairResult& p) {
     for (const auto& g : p.games) tally.add(p.round, p.pair, g);
   });
   f.games = tally.games();
@@ -83,13 +83,13 @@ Table tests_table(const db::Store& store, const std::vector<std::string>& names)
            "elo0",    "elo1",        "new",          "new_commit", "new_subject", "new_repo",
            "base",    "base_commit", "base_subject", "submitter",  "submitted",   "finished",
            "decision"});
-  for (const auto& test : store.tests()) {
+  for (const auto& test : store.test_queue().tests()) {
     if (!names.empty() &&
         std::find(names.begin(), names.end(), test.tournament.name) == names.end())
       continue;
     const TestFigures f = test_figures(store, test);
     std::map<int, db::SourceCommitRecord> sources;
-    for (auto& s : store.source_commits(test.tournament.id)) sources[s.engine] = s;
+    for (auto& s : store.test_queue().source_commits(test.tournament.id)) sources[s.engine] = s;
     const auto source = [&](int engine, std::string db::SourceCommitRecord::*field) {
       auto it = sources.find(engine);
       return it == sources.end() ? null_cell() : cell(it->second.*field);
@@ -137,7 +137,7 @@ Table tests_table(const db::Store& store, const std::vector<std::string>& names)
 std::string tests_document(const db::Store& store, const std::string& title,
                            const std::string& now) {
   // The generation first: what follows is at least this new.
-  const std::string generation = store.data_generation();
+  const std::string generation = store.queries().data_generation();
   report::JsonWriter w;
   w.begin_object();
   w.key("version").value(1);

@@ -68,7 +68,7 @@ void EngineVersions::hash_all() {
     std::string hash;
     std::exception_ptr error;
     try {
-      hash = store.binary_sha256(programs_[i]).value_or("");
+      hash = store.catalog().binary_sha256(programs_[i]).value_or("");
     } catch (...) {
       error = std::current_exception();
     }
@@ -85,10 +85,10 @@ std::int64_t EngineVersions::id(int index) {
   cv_.wait(lock, [&] { return bool(hashed_[index]); });
   if (hash_error_) std::rethrow_exception(hash_error_);
   if (!ids_[index]) {
-    const std::int64_t id = store_.upsert_engine(info_[index]);
+    const std::int64_t id = store_.catalog().upsert_engine(info_[index]);
     // A version built from source names its commit (every game's players lead to it).
     if (const auto& s = sources_[index]; s && !s->commit.empty())
-      store_.set_engine_source(id, s->repo, s->commit);
+      store_.test_queue().set_engine_source(id, s->repo, s->commit);
     ids_[index] = id;
   }
   return *ids_[index];
@@ -100,7 +100,7 @@ void EngineVersions::identified(int index, const std::string& name, const std::s
   info_[index].uci_name = name;
   info_[index].uci_author = author;
   // A row written before the handshake gets the names filled in now (same version).
-  if (ids_[index] && hashed_[index]) store_.upsert_engine(info_[index]);
+  if (ids_[index] && hashed_[index]) store_.catalog().upsert_engine(info_[index]);
 }
 
 }  // namespace knightly::runner

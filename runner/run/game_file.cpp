@@ -224,7 +224,7 @@ std::expected<void, std::string> GameFile::rebuild(const db::Store& store,
   db::GameFilter filter;
   filter.tournament_ids = {tournament_id};
   try {
-    store.for_each_game(
+    store.queries().for_each_game(
         filter,
         [&](const db::StoredGame& g) {
           if (write_errno) return;
@@ -342,7 +342,8 @@ std::expected<void, std::string> GameFile::finish(const db::Store& store,
   struct stat st {};
   const bool unchanged = ::stat(path_.c_str(), &st) == 0 && st.st_dev == dev_ &&
                          st.st_ino == ino_ && st.st_size == size_;
-  if (unchanged && !stale_ && pending_.empty() && store.count_games(filter) == games_in_file_)
+  if (unchanged && !stale_ && pending_.empty() &&
+      store.queries().count_games(filter) == games_in_file_)
     return {};
   return rebuild(store, tournament_id);
 }

@@ -42,7 +42,7 @@ void Heartbeat::loop() {
     // No exception leaves the thread: a failed renewal stops the run through on_error.
     std::string error;
     try {
-      store_.renew_leases(worker_id_, lease_);
+      store_.work().renew_leases(worker_id_, lease_);
       if (on_beat_) on_beat_();
     } catch (const std::exception& e) {
       error = std::string("renewing this worker's leases: ") + e.what();

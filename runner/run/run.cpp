@@ -191,7 +191,7 @@ bool Run::prepare() {
   const std::uint64_t seed = config_.tournament.seed.value_or(
       std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32));
   db::NewTournament fresh{config_.tournament.name, options_.kind, text, seed, ""};
-  auto existing = store.find_tournament(config_.tournament.name);
+  auto existing = store.catalog().find_tournament(config_.tournament.name);
   db::Tournament t;
   bool created = false;
   auto refuse_changed = [&](const db::Tournament& old) {
@@ -206,7 +206,7 @@ bool Run::prepare() {
     return false;
   }
   if (existing && options_.restart) {
-    t = store.restart_tournament(existing->id, fresh);
+    t = store.catalog().restart_tournament(existing->id, fresh);
     created = true;
     observer_.on_message("Restarting tournament '" + t.name + "' (the previous one is kept as id " +
                          std::to_string(existing->id) + ")");
@@ -214,12 +214,12 @@ bool Run::prepare() {
     t = *existing;
   } else {
     try {
-      t = store.create_tournament(fresh);
+      t = store.catalog().create_tournament(fresh);
       created = true;
     } catch (const db::StoreException& e) {
       // Another worker created it a moment ago: join that one.
       if (e.kind() != db::ErrorKind::Conflict) throw;
-      auto other = store.find_tournament(config_.tournament.name);
+      auto other = store.catalog().find_tournament(config_.tournament.name);
       if (!other) throw;
       if (other->config_text != stored_text) {
         refuse_changed(*other);
@@ -232,7 +232,7 @@ bool Run::prepare() {
   summary_.tournament = t;
   if (created && config_.sprt.enabled) {
     const auto& s = config_.sprt;
-    store.set_sprt_settings(
+    store.work().set_sprt_settings(
         t.id, db::SprtSettings{s.elo0, s.elo1, s.alpha, s.beta, stats::model_name(s.model)});
   }
 
@@ -240,8 +240,8 @@ bool Run::prepare() {
   summary_.games_scheduled = int(schedule_->total());
   db::GameFilter filter;
   filter.tournament_ids = {t.id};
-  const std::int64_t stored = store.count_games(filter);
-  const auto control = store.control(t.id);
+  const std::int64_t stored = store.queries().count_games(filter);
+  const auto control = store.work().control(t.id);
   if (control.status == db::TournamentStatus::Finished) {
     decision_ = control.decision;
     observer_.on_message(
@@ -250,14 +250,14 @@ bool Run::prepare() {
     return false;  // before registering: a run that plays nothing is no worker
   }
   const db::WorkerIdentity me = this_worker();
-  worker_id_ = store.register_worker(me);
+  worker_id_ = store.work().register_worker(me);
   const auto slots = pair_slots(*schedule_);
   // A large schedule takes a while to write: a signal stops it between batches.
-  if (!store.add_pairs(t.id, slots, [this] { return stop_.stopping(); })) return false;
+  if (!store.work().add_pairs(t.id, slots, [this] { return stop_.stopping(); })) return false;
   // A run killed on this machine left leases that would hold its pairs until they ran out:
   // free them now, so that a resumed run plays the games in the order a single run would.
-  for (const auto& [id, holder] : store.lease_holders(t.id))
-    if (id != worker_id_ && worker_is_gone(holder, me)) store.expire_leases(id);
+  for (const auto& [id, holder] : store.work().lease_holders(t.id))
+    if (id != worker_id_ && worker_is_gone(holder, me)) store.work().expire_leases(id);
   if (tune_) {
     try {
       tune_->prepare(store, t.id, t.seed);
@@ -269,7 +269,7 @@ bool Run::prepare() {
   // Aborted (interrupted, or `knightly stop`): this run resumes it, for every worker, and the
   // stop is forgotten.
   if (control.status == db::TournamentStatus::Aborted || control.stop_requested) {
-    store.set_tournament_status(t.id, db::TournamentStatus::Running);
+    store.catalog().set_tournament_status(t.id, db::TournamentStatus::Running);
     if (control.stop_requested)
       observer_.on_message("Tournament '" + t.name + "' was stopped (" + control.decision +
                            "): playing the rest");
@@ -279,7 +279,7 @@ bool Run::prepare() {
     observer_.on_message("Resuming tournament '" + t.name + "': " + std::to_string(stored) +
                          " of " + std::to_string(schedule_->total()) + " games already played");
   observer_.on_schedule(schedule_->total(), std::size_t(stored));
-  if (stored > 0) observer_.on_stored(store.standings(filter));
+  if (stored > 0) observer_.on_stored(store.queries().standings(filter));
 
   if (two_engines_) {
     tally_.emplace(config_.engines[0].name, t.id);
@@ -334,14 +334,15 @@ bool Run::prepare_sources(std::int64_t id) {
     if (prepared.error().kind == SourceError::Kind::Refused) {
       // The test's own sources: it is over for every worker, with the reason as its decision.
       summary_.test_refused = true;
-      store_->finish_tournament(id, db::TournamentStatus::Finished, failed_decision(why));
+      store_->work().finish_tournament(id, db::TournamentStatus::Finished, failed_decision(why));
     } else {
       summary_.sources_unavailable = true;
     }
     fail(Failure::Setup, why);
     return false;
   }
-  if (prepared->nps) store_->set_worker_speed(worker_id_, id, *prepared->nps, prepared->tc_factor);
+  if (prepared->nps)
+    store_->test_queue().set_worker_speed(worker_id_, id, *prepared->nps, prepared->tc_factor);
   return true;
 }
 
@@ -385,8 +386,9 @@ void Run::game_thread() noexcept {
   try {
     int busy = 0;  // claims in a row that found every free pair in play
     while (!stop_.stopping()) {
-      auto r = store_->claim_pair(tournament_id_, worker_id_, options_.lease,
-                                  tune_ ? std::optional<int>(tune_->window()) : std::nullopt);
+      auto r =
+          store_->work().claim_pair(tournament_id_, worker_id_, options_.lease,
+                                    tune_ ? std::optional<int>(tune_->window()) : std::nullopt);
       if (r.status == db::ClaimStatus::Claimed && r.claim) {
         busy = 0;
         play_pair(players, made_for, *r.claim);
@@ -474,7 +476,7 @@ void Run::play_pair(Players& players, std::vector<EngineConfig>& made_for, const
       db::StoreOutcome outcome;
       try {
         const auto white = versions_->id(sg.white), black = versions_->id(sg.black);
-        outcome = store_->store_game(claim, *record, white, black);
+        outcome = store_->games().store_game(claim, *record, white, black);
       } catch (const db::StoreException& e) {
         fail(Failure::Store, game_label(sg, config_) + " of '" + config_.tournament.name +
                                  "' could not be stored: " + e.what());
@@ -496,7 +498,7 @@ void Run::play_pair(Players& players, std::vector<EngineConfig>& made_for, const
       if (tune_ && index == claim.schedule_index + claim.games - 1) tune_->pair_done(*store_);
     }
     // A pair left unfinished (the run stops) is given back at once for anyone to play.
-    if (ours && next < todo.size() && !store_failed_) store_->release_claim(claim);
+    if (ours && next < todo.size() && !store_failed_) store_->work().release_claim(claim);
   } catch (...) {
     for (std::size_t i = next; i < todo.size(); ++i) unhold(todo[i]);
     work_cv_.notify_all();
@@ -599,8 +601,8 @@ std::optional<GameRecord> Run::play_one(Players& players, int index, const db::C
       if (now - last_position < std::chrono::seconds(1)) return;
       last_position = now;
       try {
-        store_->set_live_position(*claim, sg.id.game_in_pair, static_cast<int>(g.moves().size()),
-                                  g.position().fen());
+        store_->work().set_live_position(*claim, sg.id.game_in_pair,
+                                         static_cast<int>(g.moves().size()), g.position().fen());
       } catch (const db::StoreException&) {
       }
     };
@@ -676,7 +678,7 @@ void Run::stored(const GameRecord& record, int index) {
 }
 
 void Run::decide() {
-  const auto control = store_->control(tournament_id_);
+  const auto control = store_->work().control(tournament_id_);
   if (control.status == db::TournamentStatus::Finished) {
     finish(control.decision);  // another worker decided: only read it back
     return;
@@ -689,12 +691,12 @@ void Run::decide_exhausted() {
   f.tournament_ids = {tournament_id_};
   stats::Trinomial games;
   const auto pairs = sprt_ ? current_pairs(&games) : stats::Pentanomial{};
-  finish(paired_ ? complete_decision(store_->count_games(f), sprt(), pairs)
-                 : complete_decision(store_->count_games(f), sprt(), games));
+  finish(paired_ ? complete_decision(store_->queries().count_games(f), sprt(), pairs)
+                 : complete_decision(store_->queries().count_games(f), sprt(), games));
 }
 
 void Run::decide_stopped() {
-  const auto control = store_->control(tournament_id_);
+  const auto control = store_->work().control(tournament_id_);
   switch (control.status) {
     case db::TournamentStatus::Finished:
       finish(control.decision);
@@ -705,7 +707,7 @@ void Run::decide_stopped() {
         return;
       }
       // A worker that was interrupted thought nobody else was playing: we are.
-      store_->set_tournament_status(tournament_id_, db::TournamentStatus::Running);
+      store_->catalog().set_tournament_status(tournament_id_, db::TournamentStatus::Running);
       return;
     case db::TournamentStatus::Restarted:
       fail(Failure::Setup, "tournament '" + config_.tournament.name +
@@ -723,10 +725,10 @@ void Run::decide_stopped() {
 
 void Run::finish(const std::string& decision) {
   const bool first =
-      store_->finish_tournament(tournament_id_, db::TournamentStatus::Finished, decision);
+      store_->work().finish_tournament(tournament_id_, db::TournamentStatus::Finished, decision);
   std::string stored_decision = decision;
   if (!first) {
-    auto control = store_->control(tournament_id_);
+    auto control = store_->work().control(tournament_id_);
     if (!control.decision.empty()) stored_decision = control.decision;
   }
   {
@@ -782,7 +784,7 @@ void Run::fail_locked(Failure kind, const std::string& message) {
 // ------------------------------------------------------------------------------ report
 
 void Run::mark_interrupted() {
-  const auto control = store_->control(tournament_id_);
+  const auto control = store_->work().control(tournament_id_);
   if (control.status != db::TournamentStatus::Running) return;
   // Other workers still playing it keep it running; the last one to go marks it aborted.
   const std::time_t now = std::time(nullptr);
@@ -791,7 +793,7 @@ void Run::mark_interrupted() {
   db::GameFilter f;
   f.tournament_ids = {tournament_id_};
   const auto me = this_worker();
-  for (const auto& w : store_->workers(f)) {
+  for (const auto& w : store_->work().workers(f)) {
     if (w.id == worker_id_) continue;
     const std::time_t seen = parse_iso_utc(w.last_seen);
     if (seen <= 0 || now - seen > lease_s + 1) continue;
@@ -804,7 +806,7 @@ void Run::mark_interrupted() {
       return;
     }
   }
-  store_->set_tournament_status(tournament_id_, db::TournamentStatus::Aborted);
+  store_->catalog().set_tournament_status(tournament_id_, db::TournamentStatus::Aborted);
 }
 
 void Run::report() {
@@ -822,7 +824,7 @@ void Run::report() {
           if (auto r = file->finish(*store_, tournament_id_); !r)
             fail_locked(Failure::Output, r.error());
       if (signal != 0 && !stopped_) mark_interrupted();
-      const auto control = store_->control(tournament_id_);
+      const auto control = store_->work().control(tournament_id_);
       summary_.finished = control.status == db::TournamentStatus::Finished;
       summary_.stopped = !summary_.finished && stopped_;
       // What this worker saw decide (a later run may have resumed a stop and cleared it).
@@ -832,20 +834,21 @@ void Run::report() {
       // those others stored while finishing their last game.
       if (summary_.finished || summary_.stopped)
         if (auto n = decided_games(summary_.decision)) filter.first_stored = *n;
-      summary_.games_stored = int(store_->count_games(filter));
+      summary_.games_stored = int(store_->queries().count_games(filter));
       if (filter.first_stored > 0) {
         db::GameFilter all = filter;
         all.first_stored = 0;
-        summary_.games_after_decision = int(store_->count_games(all)) - summary_.games_stored;
+        summary_.games_after_decision =
+            int(store_->queries().count_games(all)) - summary_.games_stored;
       }
-      if (auto t = store_->tournament(tournament_id_)) summary_.tournament = *t;
+      if (auto t = store_->catalog().tournament(tournament_id_)) summary_.tournament = *t;
       RunReport report;
-      report.standings = store_->standings(filter);
-      report.terminations = store_->termination_counts(filter, true);
-      report.health = store_->engine_health(filter);
+      report.standings = store_->queries().standings(filter);
+      report.terminations = store_->queries().termination_counts(filter, true);
+      report.health = store_->queries().engine_health(filter);
       if (two_engines_) {
         TwoEngineTally tally(config_.engines[0].name);
-        store_->for_each_pair_result(filter, [&](const db::PairResult& p) {
+        store_->queries().for_each_pair_result(filter, [&](const db::PairResult& p) {
           for (const auto& g : p.games) tally.add(p.round, p.pair, g);
         });
         report.first_vs_second = tally.games();
@@ -855,7 +858,7 @@ void Run::report() {
                                   : stats::sprt_status(*sprt_, report.first_vs_second);
       }
       summary_.report = std::move(report);
-      if (tune_) summary_.tune = store_->tune(tournament_id_);
+      if (tune_) summary_.tune = store_->tunes().tune(tournament_id_);
     } catch (const db::StoreException& e) {
       fail_locked(Failure::Store, e.what());
     }

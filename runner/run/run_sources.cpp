@@ -58,7 +58,7 @@ std::expected<PreparedSources, SourceError> prepare_sources(
   const bool scaling = config.tournament.reference_nps > 0;
   const std::size_t base = config.engines.size() - 1;  // whose bench gives the speed
   std::optional<double> base_nps;
-  const auto stored = store.source_commits(tournament_id);
+  const auto stored = store.test_queue().source_commits(tournament_id);
   for (std::size_t i = 0; i < config.engines.size(); ++i) {
     EngineConfig& e = config.engines[i];
     if (!e.source) continue;
@@ -83,7 +83,7 @@ std::expected<PreparedSources, SourceError> prepare_sources(
       fresh.commit = c->sha;
       fresh.subject = c->subject();
       if (auto b = expected_bench(s, *c)) fresh.bench = std::int64_t(*b);
-      const auto kept = store.record_source_commit(tournament_id, fresh);
+      const auto kept = store.test_queue().record_source_commit(tournament_id, fresh);
       if (kept.commit == c->sha) {
         commit = *c;
       } else {  // another worker resolved it first (the branch moved between us): theirs

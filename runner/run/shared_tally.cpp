@@ -25,12 +25,12 @@ void SharedTally::add_own(int round, int pair, const db::PairGame& game) {
 void SharedTally::refresh(const db::Store& store) {
   db::GameFilter filter;
   filter.tournament_ids = {tournament_id_};
-  std::int64_t stored = store.count_games(filter);
+  std::int64_t stored = store.queries().count_games(filter);
   if (stored == games()) return;
   constexpr int kPage = 64;
   std::int64_t before = 0;
   for (;;) {
-    const auto page = store.game_page(filter, before, kPage);
+    const auto page = store.queries().game_page(filter, before, kPage);
     int fresh = 0;
     for (const auto& g : page) {
       if (seen_.count(key(g.game_id.round, g.game_id.pair, g.game_id.game_in_pair))) continue;
@@ -50,7 +50,7 @@ void SharedTally::recount(const db::Store& store) {
   seen_.clear();
   db::GameFilter filter;
   filter.tournament_ids = {tournament_id_};
-  store.for_each_result(filter, [&](const db::StoredResult& r) {
+  store.queries().for_each_result(filter, [&](const db::StoredResult& r) {
     add(r.round, r.pair, db::PairGame{r.game_in_pair, r.white, r.black, r.result});
   });
 }

@@ -18,18 +18,18 @@ TunePlan::TunePlan(const Config& config)
 void TunePlan::prepare(db::Store& store, std::int64_t tournament_id, std::uint64_t seed) {
   tournament_id_ = tournament_id;
   seed_ = seed;
-  store.create_tune(tournament_id, setup_, params_);
-  const auto stored = store.tune(tournament_id, 0);
+  store.tunes().create_tune(tournament_id, setup_, params_);
+  const auto stored = store.tunes().tune(tournament_id, 0);
   if (!stored || !(stored->setup == setup_) || !(stored->params == params_))
     throw std::runtime_error("tournament " + std::to_string(tournament_id) +
                              " holds another tune than its config says");
-  store.finish_tune_iterations(tournament_id);
+  store.tunes().finish_tune_iterations(tournament_id);
 }
 
 std::vector<double> TunePlan::theta_for(db::Store& store, int k) {
   const int needed = tune::applied_before(settings_, k);
   if (applied_ < needed) {
-    const auto stored = store.tune(tournament_id_, applied_);
+    const auto stored = store.tunes().tune(tournament_id_, applied_);
     auto it = stored->iterations.begin();
     for (; applied_ < needed; ++applied_, ++it) {
       if (it == stored->iterations.end() || it->iteration != applied_ || !it->finished() ||
@@ -57,15 +57,15 @@ std::vector<EngineConfig> TunePlan::engines(db::Store& store, int k,
   {
     std::lock_guard lock(mutex_);
     // Recorded already (another worker's claim, or a pair of it played before a resume)?
-    if (const auto stored = store.tune(tournament_id_, k);
+    if (const auto stored = store.tunes().tune(tournament_id_, k);
         stored && !stored->iterations.empty() && stored->iterations[0].iteration == k &&
         stored->iterations[0].steps.size() == params_.size()) {
       steps = stored->iterations[0].steps;
     } else {
-      store.finish_tune_iterations(tournament_id_);
+      store.tunes().finish_tune_iterations(tournament_id_);
       const std::vector<double> theta = theta_for(store, k);
-      steps = store.begin_tune_iteration(tournament_id_, k,
-                                         tune::perturb(settings_, params_, theta, seed_, k));
+      steps = store.tunes().begin_tune_iteration(
+          tournament_id_, k, tune::perturb(settings_, params_, theta, seed_, k));
     }
   }
   std::vector<EngineConfig> out = std::move(base);
@@ -77,7 +77,7 @@ std::vector<EngineConfig> TunePlan::engines(db::Store& store, int k,
 }
 
 void TunePlan::pair_done(db::Store& store) {
-  store.finish_tune_iterations(tournament_id_);
+  store.tunes().finish_tune_iterations(tournament_id_);
 }
 
 std::vector<std::vector<double>> tune_path(const db::StoredTune& tune) {

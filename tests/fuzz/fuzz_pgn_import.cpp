@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   int input = 0;
   db::Store& store = store_for_next_input(input);
-  const std::int64_t before = store.count_games();
+  const std::int64_t before = store.queries().count_games();
   // Every other input goes to the default tournament name ("import fuzz.pgn").
   const ImportOptions options{"fuzz.pgn", input % 2 ? "fuzz " + std::to_string(input) : ""};
   auto first = runner::import_pgn(store, text, options);
@@ -61,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::check(
       first->messages.size() == static_cast<std::size_t>(first->unfinished + first->refused),
       "one message per game not imported");
-  fuzz::check(store.count_games() == before + first->inserted,
+  fuzz::check(store.queries().count_games() == before + first->inserted,
               "the store holds the games inserted");
 
   // Again in batches of a few bytes (each ends where a game starts, or the text does): the
@@ -88,7 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   db::GameFilter filter;
   filter.tournaments = {first->tournament};
   if (first->inserted == 0) return 0;
-  store.for_each_game(
+  store.queries().for_each_game(
       filter,
       [&](const db::StoredGame& g) {
         exported += g.record.pgn + "\n";

@@ -121,13 +121,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   db::Store& store = *opened;
-  const auto t = store.create_tournament(
+  const auto t = store.catalog().create_tournament(
       {"bench-sprt", db::TournamentKind::Sprt,
        "knightly sprt --new alpha --base beta --elo0 0 --elo1 5 --alpha 0.05 --beta 0.05", seed,
        ""});
   const auto alpha =
-      store.upsert_engine({"Alpha", "/bin/alpha", "Hash=16", "Alpha 1", "", "", false});
-  const auto beta = store.upsert_engine({"Beta", "/bin/beta", "Hash=16", "Beta 1", "", "", false});
+      store.catalog().upsert_engine({"Alpha", "/bin/alpha", "Hash=16", "Alpha 1", "", "", false});
+  const auto beta =
+      store.catalog().upsert_engine({"Beta", "/bin/beta", "Hash=16", "Beta 1", "", "", false});
   std::mt19937_64 rng(seed);
   GameRecord g;
   const auto start = std::chrono::steady_clock::now();
@@ -144,12 +145,12 @@ int main(int argc, char** argv) {
     g.start_time = when;
     g.duration_ms = 60000;
     play(g, rng, plies, i);
-    store.insert_game(t.id, g, alpha_white ? alpha : beta, alpha_white ? beta : alpha);
+    store.games().insert_game(t.id, g, alpha_white ? alpha : beta, alpha_white ? beta : alpha);
     if ((i + 1) % 20000 == 0)
       std::printf("  %d games, %.1f s\n", i + 1,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
-  store.set_tournament_status(t.id, db::TournamentStatus::Finished);
+  store.catalog().set_tournament_status(t.id, db::TournamentStatus::Finished);
   std::printf("%d games in %s\n", games, path.c_str());
   return 0;
 }

@@ -245,8 +245,8 @@ int main(int argc, char** argv) {
   }
   std::optional<knightly::db::Store> store(std::move(*opened));
   const auto tournament =
-      store->create_tournament({"bench-stats", knightly::db::TournamentKind::Run, "# synthetic",
-                                o.seed, iso_utc(Generator::kStart)});
+      store->catalog().create_tournament({"bench-stats", knightly::db::TournamentKind::Run,
+                                          "# synthetic", o.seed, iso_utc(Generator::kStart)});
 
   // Two versions of the first five engines (old binary, then a new one from halfway).
   std::vector<std::string> names;
@@ -262,9 +262,9 @@ int main(int argc, char** argv) {
                                   "bench",
                                   std::string(64, 'a'),
                                   false};
-    old_ids.push_back(store->upsert_engine(info));
+    old_ids.push_back(store->catalog().upsert_engine(info));
     if (e < 5) info.binary_sha256 = std::string(64, 'b');
-    new_ids.push_back(store->upsert_engine(info));
+    new_ids.push_back(store->catalog().upsert_engine(info));
   }
 
   Generator gen(o);
@@ -283,8 +283,8 @@ int main(int argc, char** argv) {
       const SynthGame g = gen.next(i);
       fill_record(r, g, names);
       const auto& ids = i < o.games / 2 ? old_ids : new_ids;
-      store->insert_game(tournament.id, r, ids[static_cast<std::size_t>(g.white)],
-                         ids[static_cast<std::size_t>(g.black)]);
+      store->games().insert_game(tournament.id, r, ids[static_cast<std::size_t>(g.white)],
+                                 ids[static_cast<std::size_t>(g.black)]);
     }
   } else {
     std::vector<knightly::db::ImportItem> batch;
@@ -298,12 +298,12 @@ int main(int argc, char** argv) {
       item.dedup_key = "synthetic " + std::to_string(i);
       batch.push_back(std::move(item));
       if (batch.size() == 10000 || i + 1 == o.games) {
-        store->import_games(tournament.id, batch);
+        store->games().import_games(tournament.id, batch);
         batch.clear();
       }
     }
   }
-  store->set_tournament_status(tournament.id, knightly::db::TournamentStatus::Finished);
+  store->catalog().set_tournament_status(tournament.id, knightly::db::TournamentStatus::Finished);
   store.reset();
 
   if (!o.truth.empty()) {

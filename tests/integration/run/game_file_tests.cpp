@@ -54,9 +54,9 @@ struct Fixture {
   db::Store store;
   std::int64_t tournament = 0, a = 0, b = 0;
   Fixture() : store(open(dir.file("t.db"))) {
-    tournament = store.create_tournament({"t", db::TournamentKind::Run, "cfg", 1, ""}).id;
-    a = store.upsert_engine({"A", "", "", "", "", "", true});
-    b = store.upsert_engine({"B", "", "", "", "", "", true});
+    tournament = store.catalog().create_tournament({"t", db::TournamentKind::Run, "cfg", 1, ""}).id;
+    a = store.catalog().upsert_engine({"A", "", "", "", "", "", true});
+    b = store.catalog().upsert_engine({"B", "", "", "", "", "", true});
   }
   static db::Store open(const std::string& path) {
     auto s = db::Store::open(path);
@@ -69,14 +69,14 @@ struct Fixture {
     g.id.pair = index / 2;
     g.id.round = 0;
     g.pgn = text_of(index);
-    store.insert_game(tournament, g, a, b);
+    store.games().insert_game(tournament, g, a, b);
     return g;
   }
   std::string export_text() {
     std::string out;
     db::GameFilter f;
     f.tournament_ids = {tournament};
-    store.for_each_game(
+    store.queries().for_each_game(
         f, [&](const db::StoredGame& g) { out += g.record.pgn + "\n"; }, false);
     return out;
   }

@@ -39,11 +39,12 @@ TEST_CASE("a shared tally counts own games without reading and finds other worke
   TempDir dir;
   auto mine = open_store(dir.file("t.db"));
   auto theirs = open_store(dir.file("t.db"));
-  const auto tid = mine.create_tournament({"t", db::TournamentKind::Sprt, "cfg", 1, ""}).id;
-  const auto a = mine.upsert_engine({"A", "", "", "", "", "", true});
-  const auto b = mine.upsert_engine({"B", "", "", "", "", "", true});
+  const auto tid =
+      mine.catalog().create_tournament({"t", db::TournamentKind::Sprt, "cfg", 1, ""}).id;
+  const auto a = mine.catalog().upsert_engine({"A", "", "", "", "", "", true});
+  const auto b = mine.catalog().upsert_engine({"B", "", "", "", "", "", true});
   auto store_game = [&](db::Store& s, const GameRecord& r) {
-    s.insert_game(tid, r, r.white == "A" ? a : b, r.white == "A" ? b : a);
+    s.games().insert_game(tid, r, r.white == "A" ? a : b, r.white == "A" ? b : a);
   };
 
   runner::SharedTally tally("A", tid);

@@ -222,9 +222,9 @@ void many_games(const std::string& path, int n) {
   auto store = knightly::db::Store::open(path);
   REQUIRE(store);
   const auto t =
-      store->create_tournament({"many", knightly::db::TournamentKind::Import, "", 1, ""});
-  const auto a = store->upsert_engine({"engine-a", "", "", "", "", "", false});
-  const auto b = store->upsert_engine({"engine-b", "", "", "", "", "", false});
+      store->catalog().create_tournament({"many", knightly::db::TournamentKind::Import, "", 1, ""});
+  const auto a = store->catalog().upsert_engine({"engine-a", "", "", "", "", "", false});
+  const auto b = store->catalog().upsert_engine({"engine-b", "", "", "", "", "", false});
   std::vector<knightly::db::ImportItem> items(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     auto& item = items[static_cast<std::size_t>(i)];
@@ -237,7 +237,7 @@ void many_games(const std::string& path, int n) {
     item.black_engine_id = i % 2 ? b : a;
     item.dedup_key = std::to_string(i);
   }
-  store->import_games(t.id, items);
+  store->games().import_games(t.id, items);
 }
 
 // The server's resident memory now, from /proc.

@@ -28,7 +28,7 @@ std::string game(const std::string& round, const std::string& moves, const std::
 // The one game stored, exported as the CLI exports it and read back.
 chess::PgnGame exported_game(const db::Store& store) {
   std::string text;
-  store.for_each_game(
+  store.queries().for_each_game(
       {}, [&](const db::StoredGame& g) { text += g.record.pgn; }, false);
   auto read = chess::read_pgn(text);
   REQUIRE(read.errors.empty());
@@ -52,7 +52,7 @@ TEST_CASE("a game cut off mid-moves is refused with its file and line, the other
         "cut.pgn:11: game 2 (a vs b): cut off after 3 plies: no termination marker (1-0, 0-1, "
         "1/2-1/2 or *) ends its moves (skipped)");
   CHECK(r->tournament == "import cut.pgn");
-  CHECK(store.count_games() == 1);
+  CHECK(store.queries().count_games() == 1);
 }
 
 TEST_CASE("binary input is refused whole, with the byte and its place", "[cli][import]") {
@@ -61,7 +61,7 @@ TEST_CASE("binary input is refused whole, with the byte and its place", "[cli][i
   auto r = import_pgn(store, text, ImportOptions{"x.pgn", ""});
   REQUIRE_FALSE(r);
   CHECK(r.error() == "x.pgn:11:1: byte 0x00: not a PGN text file (binary data?); nothing imported");
-  CHECK(store.count_games() == 0);
+  CHECK(store.queries().count_games() == 0);
 }
 
 TEST_CASE("messages echo input bytes escaped", "[cli][import]") {
@@ -87,7 +87,7 @@ TEST_CASE("a game ending in mate without a reason gets its ending from the final
                       ImportOptions{"m.pgn", ""});
   REQUIRE(r);
   REQUIRE(r->inserted == 1);
-  store.for_each_game({}, [](const db::StoredGame& g) {
+  store.queries().for_each_game({}, [](const db::StoredGame& g) {
     CHECK(g.record.termination == Termination::Checkmate);
     CHECK(g.record.reason == "White mates");
     CHECK(g.record.start_fen == "");  // the initial position, as a played game stores it
@@ -117,14 +117,14 @@ TEST_CASE("a stalemate whose result says otherwise keeps the result and no rules
   auto r = import_pgn(store, game("1", "1. Qc7 1-0", "1-0", fen), ImportOptions{"s.pgn", ""});
   REQUIRE(r);
   REQUIRE(r->inserted == 1);
-  store.for_each_game({}, [](const db::StoredGame& g) {
+  store.queries().for_each_game({}, [](const db::StoredGame& g) {
     CHECK(g.record.result == Result::WhiteWins);
     CHECK(g.record.termination == Termination::None);
   });
   db::Store other = memory_store();
   r = import_pgn(other, game("1", "1. Qc7 1/2-1/2", "1/2-1/2", fen), ImportOptions{"s.pgn", ""});
   REQUIRE(r);
-  other.for_each_game({}, [](const db::StoredGame& g) {
+  other.queries().for_each_game({}, [](const db::StoredGame& g) {
     CHECK(g.record.termination == Termination::Stalemate);
     CHECK(g.record.reason == "Draw by stalemate");
   });
@@ -137,7 +137,7 @@ TEST_CASE("names are stored as the PGN writes them: a tab in a tag becomes a spa
                       ImportOptions{"t.pgn", ""});
   REQUIRE(r);
   REQUIRE(r->inserted == 1);
-  CHECK(store.find_engine("Deep Blue"));
+  CHECK(store.catalog().find_engine("Deep Blue"));
   CHECK(exported_game(store).tag("White") == "Deep Blue");
 }
 
@@ -158,7 +158,7 @@ TEST_CASE("importing the same text twice adds nothing the second time", "[cli][i
   REQUIRE(second);
   CHECK(second->inserted == 0);
   CHECK(second->duplicates == 2);
-  CHECK(store.count_games() == 2);
+  CHECK(store.queries().count_games() == 2);
 }
 
 TEST_CASE("the export of imported games imports as already present", "[cli][import]") {
@@ -175,13 +175,13 @@ TEST_CASE("the export of imported games imports as already present", "[cli][impo
   REQUIRE(first);
   REQUIRE(first->inserted == 4);
   std::string exported;
-  store.for_each_game(
+  store.queries().for_each_game(
       {}, [&](const db::StoredGame& g) { exported += g.record.pgn + "\n"; }, false);
   auto again = import_pgn(store, exported, ImportOptions{"export.pgn", ""});
   REQUIRE(again);
   CHECK(again->inserted == 0);
   CHECK(again->duplicates == 4);
-  CHECK(store.count_games() == 4);
+  CHECK(store.queries().count_games() == 4);
 }
 
 TEST_CASE("a text of many batches: no game is split, lines and game numbers count on",
@@ -214,7 +214,7 @@ TEST_CASE("a text of many batches: no game is split, lines and game numbers coun
   const int bad = n / 997;
   CHECK(r->inserted == n - bad);
   CHECK(r->refused == bad);
-  CHECK(store.count_games() == n - bad);
+  CHECK(store.queries().count_games() == n - bad);
   // The last bad game is past the first batches: its line and number are the file's.
   REQUIRE_FALSE(r->messages.empty());
   CHECK(r->messages.back().starts_with("many.pgn:" + std::to_string(bad_line) + ": game " +

@@ -91,10 +91,12 @@ int main(int argc, char** argv) {
               sync_full ? "FULL" : "NORMAL");
   std::printf("games: %d, plies per game: %d\n", games, plies);
 
-  const auto t = store.create_tournament({"bench", knightly::db::TournamentKind::Run, "", 1, ""});
+  const auto t =
+      store.catalog().create_tournament({"bench", knightly::db::TournamentKind::Run, "", 1, ""});
   const auto alpha =
-      store.upsert_engine({"Alpha", "/bin/alpha", "Hash=16", "Alpha 1", "", "", false});
-  const auto beta = store.upsert_engine({"Beta", "/bin/beta", "Hash=16", "Beta 1", "", "", false});
+      store.catalog().upsert_engine({"Alpha", "/bin/alpha", "Hash=16", "Alpha 1", "", "", false});
+  const auto beta =
+      store.catalog().upsert_engine({"Beta", "/bin/beta", "Hash=16", "Beta 1", "", "", false});
 
   // Ingest.
   GameRecord g;
@@ -102,8 +104,8 @@ int main(int argc, char** argv) {
   double cpu_start = cpu_seconds();
   for (int i = 0; i < games; ++i) {
     fill_game(g, i, plies, {i / 1000, (i % 1000) / 2, i % 2, i});
-    store.insert_game(t.id, g, g.white == "Alpha" ? alpha : beta,
-                      g.white == "Alpha" ? beta : alpha);
+    store.games().insert_game(t.id, g, g.white == "Alpha" ? alpha : beta,
+                              g.white == "Alpha" ? beta : alpha);
     if ((i + 1) % 10000 == 0 || i + 1 == games)
       std::printf("  insert %7d games: %6.1f s, RSS %ld KB\n", i + 1, seconds_since(start),
                   current_rss_kb());
@@ -122,7 +124,7 @@ int main(int argc, char** argv) {
   start = std::chrono::steady_clock::now();
   cpu_start = cpu_seconds();
   std::string text;
-  store.for_each_game({}, [&](const knightly::db::StoredGame& s) {
+  store.queries().for_each_game({}, [&](const knightly::db::StoredGame& s) {
     text.clear();
     text += s.record.pgn;
     for (const auto& m : s.record.moves) {

@@ -101,9 +101,9 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
       return 3;
     }
     knightly::db::Store& store = *opened;
-    const auto alpha = *store.find_engine("Alpha");
-    const auto beta = *store.find_engine("Beta");
-    auto id = store.register_worker({"bench", ::getpid(), ""});
+    const auto alpha = *store.catalog().find_engine("Alpha");
+    const auto beta = *store.catalog().find_engine("Beta");
+    auto id = store.work().register_worker({"bench", ::getpid(), ""});
     char c;
     if (::read(go_fd, &c, 1) != 0) return 4;  // everyone starts at once (EOF)
     const bool queue = test_games > 0;
@@ -128,7 +128,7 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
       // This run's tests only (a server's database may hold other runs').
       // The first that has a pair to give, else the first (as knightly work picks).
       std::int64_t next = 0, wanting = 0;
-      for (const auto& q : store.open_tests())
+      for (const auto& q : store.test_queue().open_tests())
         if (q.tournament.name.starts_with(prefix) && q.tournament.id != leaving) {
           if (next == 0) next = q.tournament.id;
           if (wanting == 0 && q.wants_workers()) wanting = q.tournament.id;
@@ -136,9 +136,9 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
       if (wanting != 0) next = wanting;
       if (next == 0) return false;
       tournament = next;
-      id = store.register_worker({"bench", ::getpid(), ""});
-      store.add_pairs(tournament, slots);
-      store.set_worker_speed(id, tournament, 1000000.0, 1.0);
+      id = store.work().register_worker({"bench", ::getpid(), ""});
+      store.work().add_pairs(tournament, slots);
+      store.test_queue().set_worker_speed(id, tournament, 1000000.0, 1.0);
       joined_us = micros(clock_type::now() - q0);
       t.queue_us += joined_us;
       ++t.tests;
@@ -149,15 +149,15 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
     for (;;) {
       if (tournament == 0) break;
       const auto c0 = clock_type::now();
-      auto r = store.claim_pair(tournament, id, std::chrono::minutes(5));
+      auto r = store.work().claim_pair(tournament, id, std::chrono::minutes(5));
       const std::int64_t claim_us = micros(clock_type::now() - c0);
       if (queue && (r.status == ClaimStatus::Exhausted || r.status == ClaimStatus::Stopped)) {
         // Decided: the first to see it marks it (as Run::finish), then the next test.
         const auto f0 = clock_type::now();
         if (r.status == ClaimStatus::Exhausted)
-          store.finish_tournament(tournament, knightly::db::TournamentStatus::Finished,
-                                  "complete: all games played");
-        store.control(tournament);
+          store.work().finish_tournament(tournament, knightly::db::TournamentStatus::Finished,
+                                         "complete: all games played");
+        store.work().control(tournament);
         t.queue_us += micros(clock_type::now() - f0);
         if (!join_next()) break;
         continue;
@@ -170,7 +170,7 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
         if (queue) {
           const auto q0 = clock_type::now();
           bool elsewhere = false;
-          for (const auto& q : store.open_tests())
+          for (const auto& q : store.test_queue().open_tests())
             elsewhere = elsewhere || (q.tournament.name.starts_with(prefix) &&
                                       q.tournament.id != tournament && q.wants_workers());
           t.queue_us += micros(clock_type::now() - q0);
@@ -191,7 +191,7 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
         const int index = claim.schedule_index + k;
         fill_game(g, index, plies, {claim.round, claim.pair, k, index});
         const auto s0 = clock_type::now();
-        const auto outcome = store.store_game(claim, g, k ? beta : alpha, k ? alpha : beta);
+        const auto outcome = store.games().store_game(claim, g, k ? beta : alpha, k ? alpha : beta);
         const std::int64_t store_us = micros(clock_type::now() - s0);
         t.store_us += store_us;
         t.last_store_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -282,11 +282,13 @@ int main(int argc, char** argv) {
       return 2;
     }
     knightly::db::Store& store = *opened;
-    store.upsert_engine({"Alpha", "/bin/alpha", "Hash=16", "Alpha 1", "", "", false});
-    store.upsert_engine({"Beta", "/bin/beta", "Hash=16", "Beta 1", "", "", false});
+    store.catalog().upsert_engine({"Alpha", "/bin/alpha", "Hash=16", "Alpha 1", "", "", false});
+    store.catalog().upsert_engine({"Beta", "/bin/beta", "Hash=16", "Beta 1", "", "", false});
     if (tests == 0) {
-      tournament = store.create_tournament({name, knightly::db::TournamentKind::Run, "", 1, ""}).id;
-      store.add_pairs(tournament, pair_slots(games));
+      tournament = store.catalog()
+                       .create_tournament({name, knightly::db::TournamentKind::Run, "", 1, ""})
+                       .id;
+      store.work().add_pairs(tournament, pair_slots(games));
     }
     // The queue: T tests submitted as `knightly submit` adds them; the workers record the pairs.
     for (int k = 0; k < tests; ++k) {
@@ -296,7 +298,7 @@ int main(int argc, char** argv) {
       test.format = "sprt";
       test.definition = "--new A --base B";
       // Its pairs recorded at submission, as `knightly submit` does.
-      store.add_pairs(store.submit_test(test).id, pair_slots(test_games));
+      store.work().add_pairs(store.test_queue().submit_test(test).id, pair_slots(test_games));
     }
   }
 
@@ -402,9 +404,9 @@ int main(int argc, char** argv) {
   if (tests == 0)
     f.tournament_ids = {tournament};
   else if (check)
-    for (const auto& t : check->tests())
+    for (const auto& t : check->test_queue().tests())
       if (t.tournament.name.starts_with(name + "-")) f.tournament_ids.push_back(t.tournament.id);
-  const std::int64_t stored = check ? check->count_games(f) : -1;
+  const std::int64_t stored = check ? check->queries().count_games(f) : -1;
   if (failed || all.superseded || all.games != games / 2 * 2 || stored != all.games) {
     std::fprintf(stderr,
                  "knightly-bench-workers: %d workers failed, %lld superseded, %lld games played, "

@@ -106,7 +106,7 @@ inline std::vector<int> open_from_many_processes_at_once(const std::string& targ
         _exit(4);
       }
       try {
-        store->upsert_engine({"E" + std::to_string(i), "", "", "", "", "", true});
+        store->catalog().upsert_engine({"E" + std::to_string(i), "", "", "", "", "", true});
       } catch (const std::exception& e) {
         std::fprintf(stderr, "%s\n", e.what());
         _exit(5);

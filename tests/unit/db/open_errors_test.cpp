@@ -24,10 +24,11 @@ namespace {
 void make_knightly_db(const std::string& path, int games = 1) {
   auto store = Store::open(path);
   REQUIRE(store);
-  const auto t = store->create_tournament({"t", db::TournamentKind::Run, "", 1, ""}).id;
-  const auto a = store->upsert_engine({"A", "", "", "", "", "", true});
-  const auto b = store->upsert_engine({"B", "", "", "", "", "", true});
-  for (int i = 0; i < games; ++i) store->insert_game(t, synthetic_game(i, 10, "A", "B"), a, b);
+  const auto t = store->catalog().create_tournament({"t", db::TournamentKind::Run, "", 1, ""}).id;
+  const auto a = store->catalog().upsert_engine({"A", "", "", "", "", "", true});
+  const auto b = store->catalog().upsert_engine({"B", "", "", "", "", "", true});
+  for (int i = 0; i < games; ++i)
+    store->games().insert_game(t, synthetic_game(i, 10, "A", "B"), a, b);
 }
 
 // Checks every open mode refuses the file with `kind` and leaves it byte-for-byte as it was.
@@ -132,7 +133,7 @@ TEST_CASE("a read-only file gives a clear error when writing is needed and is un
   options.mode = OpenMode::ReadOnly;
   auto reader = Store::open(path, options);
   REQUIRE(reader);
-  CHECK(reader->count_games() == 3);
+  CHECK(reader->queries().count_games() == 3);
   CHECK(snapshot(path) == before);
 }
 
@@ -159,12 +160,12 @@ TEST_CASE("a read-only store refuses to write and leaves the file alone") {
   auto reader = Store::open(path, options);
   REQUIRE(reader);
   try {
-    reader->create_tournament({"x", db::TournamentKind::Run, "", 0, ""});
+    reader->catalog().create_tournament({"x", db::TournamentKind::Run, "", 0, ""});
     FAIL("a read-only store wrote");
   } catch (const db::StoreException& e) {
     CHECK(e.kind() == ErrorKind::ReadOnly);
   }
-  CHECK(reader->count_games() == 2);
+  CHECK(reader->queries().count_games() == 2);
   CHECK(snapshot(path).bytes == before.bytes);
 }
 
@@ -198,14 +199,14 @@ TEST_CASE("a database locked by another writer fails after the busy timeout and 
   read.busy_timeout_ms = 300;
   auto reader = Store::open(path, read);
   REQUIRE(reader);
-  CHECK(reader->count_games() == 1);
+  CHECK(reader->queries().count_games() == 1);
 
   sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
   sqlite3_close(other);
   // Once released, writing works again.
   auto after = Store::open(path, options);
   REQUIRE(after);
-  CHECK(after->count_games() == 1);
+  CHECK(after->queries().count_games() == 1);
 }
 
 TEST_CASE("a write blocked by another writer throws Locked after the busy timeout") {
@@ -216,16 +217,16 @@ TEST_CASE("a write blocked by another writer throws Locked after the busy timeou
   options.busy_timeout_ms = 200;
   auto store = Store::open(path, options);
   REQUIRE(store);
-  const auto t = store->find_tournament("t")->id;
-  const auto a = *store->find_engine("A");
-  const auto b = *store->find_engine("B");
+  const auto t = store->catalog().find_tournament("t")->id;
+  const auto a = *store->catalog().find_engine("A");
+  const auto b = *store->catalog().find_engine("B");
 
   sqlite3* other = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &other) == SQLITE_OK);
   REQUIRE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
   const auto start = std::chrono::steady_clock::now();
   try {
-    store->insert_game(t, synthetic_game(1, 10, "A", "B"), a, b);
+    store->games().insert_game(t, synthetic_game(1, 10, "A", "B"), a, b);
     FAIL("insert went through a held lock");
   } catch (const db::StoreException& e) {
     CHECK(e.kind() == ErrorKind::Locked);
@@ -234,8 +235,8 @@ TEST_CASE("a write blocked by another writer throws Locked after the busy timeou
   sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
   sqlite3_close(other);
   // The failed attempt left nothing half-done; the retry succeeds.
-  store->insert_game(t, synthetic_game(1, 10, "A", "B"), a, b);
-  CHECK(store->count_games() == 2);
+  store->games().insert_game(t, synthetic_game(1, 10, "A", "B"), a, b);
+  CHECK(store->queries().count_games() == 2);
   CHECK(store->integrity_check() == "ok");
 }
 
@@ -260,7 +261,8 @@ TEST_CASE("a database in a directory the reader cannot write is still readable")
     options.mode = OpenMode::ReadOnly;
     auto store = Store::open(path, options);
     if (!store) _exit(11);
-    _exit(store->count_games() == 4 && store->standings({}).size() == 2 ? 0 : 12);
+    _exit(store->queries().count_games() == 4 && store->queries().standings({}).size() == 2 ? 0
+                                                                                            : 12);
   }
   int status = 0;
   waitpid(child, &status, 0);

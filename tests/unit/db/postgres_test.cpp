@@ -61,9 +61,9 @@ struct Ids {
 };
 
 Ids setup(Store& store) {
-  return {store.create_tournament({"t", db::TournamentKind::Run, "", 1, ""}).id,
-          store.upsert_engine({"A", "", "", "", "", "", true}),
-          store.upsert_engine({"B", "", "", "", "", "", true})};
+  return {store.catalog().create_tournament({"t", db::TournamentKind::Run, "", 1, ""}).id,
+          store.catalog().upsert_engine({"A", "", "", "", "", "", true}),
+          store.catalog().upsert_engine({"B", "", "", "", "", "", true})};
 }
 
 template <class F>
@@ -147,7 +147,7 @@ TEST_CASE("the password may come from PGPASSFILE or PGPASSWORD instead of the UR
   {
     auto store = Store::open(url);
     REQUIRE(store);
-    CHECK(store->find_tournament("t"));
+    CHECK(store->catalog().find_tournament("t"));
   }
   ::unsetenv("PGPASSWORD");
   auto refused = Store::open(url);
@@ -197,16 +197,16 @@ TEST_CASE("read-only on PostgreSQL: an empty database is refused and writes fail
   {
     Store store = database.open();
     const Ids ids = setup(store);
-    store.insert_game(ids.tournament, synthetic_game(0, 10, "A", "B"), ids.a, ids.b);
+    store.games().insert_game(ids.tournament, synthetic_game(0, 10, "A", "B"), ids.a, ids.b);
   }
   Store reader = database.open(read);
-  CHECK(reader.count_games() == 1);
+  CHECK(reader.queries().count_games() == 1);
   expect_error(
       [&] {
-        reader.create_tournament({"x", db::TournamentKind::Run, "", 0, ""});
+        reader.catalog().create_tournament({"x", db::TournamentKind::Run, "", 0, ""});
       },
       ErrorKind::ReadOnly, "read-only");
-  CHECK(reader.tournaments().size() == 1);
+  CHECK(reader.catalog().tournaments().size() == 1);
 }
 
 TEST_CASE("many processes creating the same new PostgreSQL database at once all succeed") {
@@ -240,9 +240,9 @@ TEST_CASE(
   };
   std::thread brief = hold(400ms);
   std::this_thread::sleep_for(100ms);
-  store.insert_game(ids.tournament, synthetic_game(0, 10, "A", "B"), ids.a, ids.b);
+  store.games().insert_game(ids.tournament, synthetic_game(0, 10, "A", "B"), ids.a, ids.b);
   brief.join();
-  CHECK(store.count_games() == 1);
+  CHECK(store.queries().count_games() == 1);
 
   db::StoreOptions impatient;
   impatient.busy_timeout_ms = 300;
@@ -251,7 +251,9 @@ TEST_CASE(
   std::this_thread::sleep_for(150ms);
   const auto start = std::chrono::steady_clock::now();
   expect_error(
-      [&] { quick.insert_game(ids.tournament, synthetic_game(1, 10, "A", "B"), ids.a, ids.b); },
+      [&] {
+        quick.games().insert_game(ids.tournament, synthetic_game(1, 10, "A", "B"), ids.a, ids.b);
+      },
       ErrorKind::Locked,
       "locked by another writer (gave up after the busy timeout) while storing game "
       "(round 0, pair 0, game 1) of tournament");
@@ -259,8 +261,8 @@ TEST_CASE(
   CHECK(waited >= 250ms);
   CHECK(waited < 2400ms);
   long_hold.join();
-  quick.insert_game(ids.tournament, synthetic_game(1, 10, "A", "B"), ids.a, ids.b);
-  CHECK(quick.count_games() == 2);
+  quick.games().insert_game(ids.tournament, synthetic_game(1, 10, "A", "B"), ids.a, ids.b);
+  CHECK(quick.queries().count_games() == 2);
 }
 
 TEST_CASE("a connection cut between games is re-established and nothing is lost") {
@@ -274,11 +276,11 @@ TEST_CASE("a connection cut between games is re-established and nothing is lost"
   REQUIRE(opened);
   Store& store = *opened;
   const Ids ids = setup(store);
-  store.add_pairs(ids.tournament, std::vector<db::PairSlot>{{0, 0, 2, 0}});
-  const auto w = store.register_worker({"h", 1, ""});
-  auto c = store.claim_pair(ids.tournament, w, 60s);
+  store.work().add_pairs(ids.tournament, std::vector<db::PairSlot>{{0, 0, 2, 0}});
+  const auto w = store.work().register_worker({"h", 1, ""});
+  auto c = store.work().claim_pair(ids.tournament, w, 60s);
   REQUIRE(c.claim);
-  CHECK(store.store_game(*c.claim, synthetic_game(0, 10, "A", "B"), ids.a, ids.b) ==
+  CHECK(store.games().store_game(*c.claim, synthetic_game(0, 10, "A", "B"), ids.a, ids.b) ==
         db::StoreOutcome::Stored);
   // The server drops this store's connection (an administrator, a restart, a network cut).
   CHECK(test::postgres_value(test::postgres_url(),
@@ -286,10 +288,10 @@ TEST_CASE("a connection cut between games is re-established and nothing is lost"
                              "WHERE application_name = '" +
                                  app + "'") == "1");
   std::this_thread::sleep_for(100ms);
-  CHECK(store.store_game(*c.claim, synthetic_game(1, 10, "B", "A"), ids.b, ids.a) ==
+  CHECK(store.games().store_game(*c.claim, synthetic_game(1, 10, "B", "A"), ids.b, ids.a) ==
         db::StoreOutcome::Stored);
-  CHECK(store.count_games() == 2);
-  CHECK(store.claim_pair(ids.tournament, w, 60s).status == db::ClaimStatus::Exhausted);
+  CHECK(store.queries().count_games() == 2);
+  CHECK(store.work().claim_pair(ids.tournament, w, 60s).status == db::ClaimStatus::Exhausted);
   CHECK(store.integrity_check() == "ok");
 }
 
@@ -322,7 +324,8 @@ TEST_CASE("a full tablespace on the server is reported as a full disk naming the
     db::StoreError error;
     for (; stored < 20000; ++stored) {
       try {
-        store.insert_game(ids.tournament, synthetic_game(stored, 60, "A", "B"), ids.a, ids.b);
+        store.games().insert_game(ids.tournament, synthetic_game(stored, 60, "A", "B"), ids.a,
+                                  ids.b);
       } catch (const db::StoreException& e) {
         error = e.error();
         break;
@@ -334,7 +337,7 @@ TEST_CASE("a full tablespace on the server is reported as a full disk naming the
     CHECK(error.message.find(": disk full while storing game (round " +
                              std::to_string(stored / 4)) != std::string::npos);
     CHECK(error.message.find(s.password) == std::string::npos);
-    CHECK(store.count_games() == stored);
+    CHECK(store.queries().count_games() == stored);
     CHECK(store.integrity_check() == "ok");
   }
   test::postgres_exec(test::postgres_url(), "DROP TABLESPACE " + ts);

@@ -39,15 +39,15 @@ GameRecord game(int index, const std::string& white, const std::string& black,
 Db make_db(const test::TestDatabase& database) {
   Db d{database.open()};
   Store& s = d.store;
-  d.rr = s.create_tournament({"rr", db::TournamentKind::Run, "", 1, ""}).id;
-  d.other = s.create_tournament({"other", db::TournamentKind::Run, "", 2, ""}).id;
-  d.a = s.upsert_engine({"A", "/bin/a", "", "", "", "sha-a1", false});
-  d.b = s.upsert_engine({"B", "/bin/b", "", "", "", "sha-b", false});
-  d.c = s.upsert_engine({"C", "", "", "", "", "", true});
-  d.a2 = s.upsert_engine({"A", "/bin/a", "", "", "", "sha-a2", false});
+  d.rr = s.catalog().create_tournament({"rr", db::TournamentKind::Run, "", 1, ""}).id;
+  d.other = s.catalog().create_tournament({"other", db::TournamentKind::Run, "", 2, ""}).id;
+  d.a = s.catalog().upsert_engine({"A", "/bin/a", "", "", "", "sha-a1", false});
+  d.b = s.catalog().upsert_engine({"B", "/bin/b", "", "", "", "sha-b", false});
+  d.c = s.catalog().upsert_engine({"C", "", "", "", "", "", true});
+  d.a2 = s.catalog().upsert_engine({"A", "/bin/a", "", "", "", "sha-a2", false});
   const std::int64_t id[] = {d.a, d.b, d.c};
   auto put = [&](std::int64_t t, const GameRecord& g, int w, int b) {
-    s.insert_game(t, g, id[w], id[b]);
+    s.games().insert_game(t, g, id[w], id[b]);
   };
   put(d.rr, game(0, "A", "B", Result::WhiteWins, Termination::Checkmate, "White mates"), 0, 1);
   put(d.rr, game(1, "B", "A", Result::Draw, Termination::Repetition, "Draw by 3-fold repetition"),
@@ -60,7 +60,7 @@ Db make_db(const test::TestDatabase& database) {
   put(d.rr, game(5, "C", "B", Result::WhiteWins, Termination::Checkmate, "White mates"), 2, 1);
   auto g = game(0, "A", "C", Result::WhiteWins, Termination::Checkmate, "White mates");
   g.start_time = "2026-11-20T08:00:00Z";
-  s.insert_game(d.other, g, d.a2, d.c);
+  s.games().insert_game(d.other, g, d.a2, d.c);
   return d;
 }
 
@@ -74,7 +74,7 @@ GameFilter in_rr() {
 
 STORE_TEST("standings of a tournament by points") {
   Db d = make_db(database);
-  const auto s = d.store.standings(in_rr());
+  const auto s = d.store.queries().standings(in_rr());
   REQUIRE(s.size() == 3);
   // C: W2 D1 L1 = 2.5; A: W1 D2 L1 = 2; B: W1 D1 L2 = 1.5
   CHECK(s[0].engine == "C");
@@ -88,14 +88,14 @@ STORE_TEST("standings of a tournament by points") {
 
 STORE_TEST("versions of an engine count as one player across tournaments") {
   Db d = make_db(database);
-  const auto s = d.store.standings({});
+  const auto s = d.store.queries().standings({});
   // With "other": A (both versions) W2 D2 L1 = 3, C W2 D1 L2 = 2.5, B = 1.5
   REQUIRE(s.size() == 3);
   CHECK(s[0].engine == "A");
   CHECK((s[0].games == 5 && s[0].wins == 2 && s[0].draws == 2 && s[0].losses == 1));
   CHECK(s[1].engine == "C");
   CHECK(s[1].games == 5);
-  auto versions = d.store.engines();
+  auto versions = d.store.catalog().engines();
   REQUIRE(versions.size() == 4);
   CHECK(versions[0].info.name == "A");
   CHECK(versions[0].games == 4);
@@ -106,7 +106,7 @@ STORE_TEST("versions of an engine count as one player across tournaments") {
 
 STORE_TEST("pair counts keep colours and head-to-head merges them") {
   Db d = make_db(database);
-  const auto pc = d.store.pair_counts(in_rr());
+  const auto pc = d.store.queries().pair_counts(in_rr());
   REQUIRE(pc.size() == 6);
   auto find = [&](const std::string& w, const std::string& b) {
     for (const auto& c : pc)
@@ -119,7 +119,7 @@ STORE_TEST("pair counts keep colours and head-to-head merges them") {
   CHECK(find("A", "C").black_wins == 1);
   CHECK(find("C", "B").white_wins == 1);
 
-  const auto h = d.store.head_to_head(in_rr());
+  const auto h = d.store.queries().head_to_head(in_rr());
   auto cell = [&](const std::string& e, const std::string& o) {
     for (const auto& x : h)
       if (x.engine == e && x.opponent == o) return x;
@@ -137,7 +137,7 @@ STORE_TEST("rating subsets keep games with both players in the engine set") {
   GameFilter f;
   f.engines = {"A", "C"};
   f.both_engines_in_set = true;
-  const auto pc = d.store.pair_counts(f);
+  const auto pc = d.store.queries().pair_counts(f);
   // rr games 2 and 3 plus the "other" game
   std::int64_t games = 0;
   for (const auto& c : pc) {
@@ -146,26 +146,26 @@ STORE_TEST("rating subsets keep games with both players in the engine set") {
   }
   CHECK(games == 3);
   f.both_engines_in_set = false;
-  CHECK(d.store.count_games(f) == 7);
+  CHECK(d.store.queries().count_games(f) == 7);
   f.since = "2026-11-10";
-  CHECK(d.store.count_games(f) == 1);
+  CHECK(d.store.queries().count_games(f) == 1);
 }
 
 STORE_TEST("termination counts") {
   Db d = make_db(database);
-  const auto t = d.store.termination_counts(in_rr());
+  const auto t = d.store.queries().termination_counts(in_rr());
   REQUIRE(t.size() == 3);
   CHECK((t[0].termination == "checkmate" && t[0].count == 3));
   CHECK((t[1].termination == "repetition" && t[1].count == 2));
   CHECK((t[2].termination == "time forfeit" && t[2].count == 1));
-  const auto r = d.store.termination_counts(in_rr(), true);
+  const auto r = d.store.queries().termination_counts(in_rr(), true);
   REQUIRE(r.size() == 3);
   CHECK(r[2].reason == "White loses on time");
 }
 
 STORE_TEST("pair results for pentanomial counts") {
   Db d = make_db(database);
-  const auto p = d.store.pair_results(in_rr());
+  const auto p = d.store.queries().pair_results(in_rr());
   REQUIRE(p.size() == 3);
   CHECK((p[0].round == 0 && p[0].pair == 0));
   REQUIRE(p[0].games.size() == 2);
@@ -179,12 +179,12 @@ STORE_TEST("pair results for pentanomial counts") {
 STORE_TEST("games list filters") {
   Db d = make_db(database);
   GameFilter f = in_rr();
-  CHECK(d.store.games(f).size() == 6);
+  CHECK(d.store.queries().games(f).size() == 6);
   f.result = "1-0";
-  CHECK(d.store.games(f).size() == 3);
+  CHECK(d.store.queries().games(f).size() == 3);
   f.result.clear();
   f.termination = "time forfeit";
-  auto g = d.store.games(f);
+  auto g = d.store.queries().games(f);
   REQUIRE(g.size() == 1);
   CHECK(g[0].white == "A");
   CHECK(g[0].black == "C");
@@ -195,23 +195,23 @@ STORE_TEST("games list filters") {
   CHECK(g[0].plies == 8);
   f.termination.clear();
   f.since = "2026-11-04";
-  CHECK(d.store.games(f).size() == 3);
+  CHECK(d.store.queries().games(f).size() == 3);
   f.since.clear();
   f.until = "2026-11-02";
-  CHECK(d.store.games(f).size() == 1);
+  CHECK(d.store.queries().games(f).size() == 1);
   f.until.clear();
   f.engines = {"A"};
-  CHECK(d.store.games(f).size() == 4);
+  CHECK(d.store.queries().games(f).size() == 4);
   GameFilter recent;
   recent.limit = 2;
   recent.newest_first = true;
-  auto latest = d.store.games(recent);
+  auto latest = d.store.queries().games(recent);
   REQUIRE(latest.size() == 2);
   CHECK(latest[0].tournament == "other");
   CHECK(latest[1].game_id.index == 5);
   GameFilter by_id;
   by_id.tournament_ids = {d.other};
-  CHECK(d.store.games(by_id).size() == 1);
+  CHECK(d.store.queries().games(by_id).size() == 1);
 }
 
 STORE_TEST("a filter value that looks like SQL matches nothing and breaks nothing") {
@@ -221,79 +221,81 @@ STORE_TEST("a filter value that looks like SQL matches nothing and breaks nothin
   for (const std::string& v : {evil, evil2}) {
     GameFilter f;
     f.tournaments = {v};
-    CHECK(d.store.count_games(f) == 0);
+    CHECK(d.store.queries().count_games(f) == 0);
     f = {};
     f.engines = {v};
-    CHECK(d.store.games(f).empty());
+    CHECK(d.store.queries().games(f).empty());
     f = {};
     f.result = v;
-    CHECK(d.store.standings(f).empty());
+    CHECK(d.store.queries().standings(f).empty());
     f = {};
     f.termination = v;
-    CHECK(d.store.termination_counts(f).empty());
+    CHECK(d.store.queries().termination_counts(f).empty());
     f = {};
     f.since = v;  // compares as text: sorts after every ISO date
-    CHECK(d.store.pair_results(f).empty());
+    CHECK(d.store.queries().pair_results(f).empty());
   }
   // Stored literally as a name, and found only as itself.
-  const auto t = d.store.create_tournament({evil, db::TournamentKind::Run, evil, 0, ""});
-  d.store.insert_game(t.id, test::synthetic_game(0, 4, "A", "B"), d.a, d.b);
+  const auto t = d.store.catalog().create_tournament({evil, db::TournamentKind::Run, evil, 0, ""});
+  d.store.games().insert_game(t.id, test::synthetic_game(0, 4, "A", "B"), d.a, d.b);
   GameFilter f;
   f.tournaments = {evil};
-  CHECK(d.store.count_games(f) == 1);
-  CHECK(d.store.find_tournament(evil)->config_text == evil);
-  CHECK(d.store.count_games({}) == 8);
-  CHECK(d.store.tournaments().size() == 3);
+  CHECK(d.store.queries().count_games(f) == 1);
+  CHECK(d.store.catalog().find_tournament(evil)->config_text == evil);
+  CHECK(d.store.queries().count_games({}) == 8);
+  CHECK(d.store.catalog().tournaments().size() == 3);
   CHECK(d.store.integrity_check() == "ok");
 }
 
 STORE_TEST("a restarted tournament's name filter sees only the live one") {
   Db d = make_db(database);
-  auto fresh = d.store.restart_tournament(d.rr, {"rr", db::TournamentKind::Run, "", 5, ""});
-  CHECK(d.store.count_games(in_rr()) == 0);
+  auto fresh =
+      d.store.catalog().restart_tournament(d.rr, {"rr", db::TournamentKind::Run, "", 5, ""});
+  CHECK(d.store.queries().count_games(in_rr()) == 0);
   GameFilter old;
   old.tournament_ids = {d.rr};
-  CHECK(d.store.count_games(old) == 6);
-  d.store.insert_game(fresh.id, test::synthetic_game(0, 4, "A", "B"), d.a, d.b);
-  CHECK(d.store.count_games(in_rr()) == 1);
+  CHECK(d.store.queries().count_games(old) == 6);
+  d.store.games().insert_game(fresh.id, test::synthetic_game(0, 4, "A", "B"), d.a, d.b);
+  CHECK(d.store.queries().count_games(in_rr()) == 1);
 }
 
 STORE_TEST("importing the same games twice adds nothing") {
   Store store = database.open();
   Store& s = store;
-  const auto t = s.create_tournament({"imported", db::TournamentKind::Import, "", 0, ""}).id;
-  const auto a = s.upsert_engine({"A", "", "", "", "", "", false});
-  const auto b = s.upsert_engine({"B", "", "", "", "", "", false});
+  const auto t =
+      s.catalog().create_tournament({"imported", db::TournamentKind::Import, "", 0, ""}).id;
+  const auto a = s.catalog().upsert_engine({"A", "", "", "", "", "", false});
+  const auto b = s.catalog().upsert_engine({"B", "", "", "", "", "", false});
   std::vector<db::ImportItem> items;
   for (int i = 0; i < 3; ++i) {
     auto g = test::synthetic_game(i, 10, i % 2 ? "B" : "A", i % 2 ? "A" : "B");
     items.push_back({g, i % 2 ? b : a, i % 2 ? a : b,
                      std::string("Event=x;Round=").append(std::to_string(i + 1))});
   }
-  auto first = s.import_games(t, items);
+  auto first = s.games().import_games(t, items);
   CHECK(first == std::vector<db::ImportOutcome>(3, db::ImportOutcome::Inserted));
-  const auto ids = s.stored_game_ids(t);
+  const auto ids = s.queries().stored_game_ids(t);
   REQUIRE(ids.size() == 3);
   // Imported games are paired two by two in file order.
   CHECK(ids[0] == GameId{0, 0, 0, 0});
   CHECK(ids[1] == GameId{0, 0, 1, 1});
   CHECK(ids[2] == GameId{0, 1, 0, 2});
 
-  auto again = s.import_games(t, items);
+  auto again = s.games().import_games(t, items);
   CHECK(again == std::vector<db::ImportOutcome>(3, db::ImportOutcome::Duplicate));
-  CHECK(s.count_games() == 3);
+  CHECK(s.queries().count_games() == 3);
 
   // A new game among old ones: only it goes in, after the others.
   auto g = test::synthetic_game(7, 12, "A", "B");
   std::vector<db::ImportItem> mixed = {
       items[1], {g, a, b, "Event=x;Round=8"}, {g, a, b, "Event=x;Round=8"}};
-  auto third = s.import_games(t, mixed);
+  auto third = s.games().import_games(t, mixed);
   CHECK(third == std::vector<db::ImportOutcome>{db::ImportOutcome::Duplicate,
                                                 db::ImportOutcome::Inserted,
                                                 db::ImportOutcome::Duplicate});
-  CHECK(s.stored_game_ids(t).back() == GameId{0, 1, 1, 3});
-  CHECK(s.count_games() == 4);
+  CHECK(s.queries().stored_game_ids(t).back() == GameId{0, 1, 1, 3});
+  CHECK(s.queries().count_games() == 4);
   // Same moves under another key (another round of the event) is another game.
-  CHECK(Store::content_hash(g, "Round=8") != Store::content_hash(g, "Round=9"));
+  CHECK(db::GameWrites::content_hash(g, "Round=8") != db::GameWrites::content_hash(g, "Round=9"));
   CHECK(s.integrity_check() == "ok");
 }

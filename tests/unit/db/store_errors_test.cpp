@@ -40,9 +40,9 @@ struct Ids {
 };
 
 Ids setup(Store& store) {
-  return {store.create_tournament({"t", db::TournamentKind::Run, "", 1, ""}).id,
-          store.upsert_engine({"A", "", "", "", "", "", true}),
-          store.upsert_engine({"B", "", "", "", "", "", true})};
+  return {store.catalog().create_tournament({"t", db::TournamentKind::Run, "", 1, ""}).id,
+          store.catalog().upsert_engine({"A", "", "", "", "", "", true}),
+          store.catalog().upsert_engine({"B", "", "", "", "", "", true})};
 }
 
 // Expects `fn` to throw a StoreException of `kind` whose message names `path` and `words`.
@@ -172,7 +172,7 @@ TEST_CASE("a disk failing under the database is reported as an I/O error naming 
   db::StoreError error;
   for (; stored < 5000; ++stored) {
     try {
-      store.insert_game(ids.tournament, synthetic_game(stored, 60), ids.a, ids.b);
+      store.games().insert_game(ids.tournament, synthetic_game(stored, 60), ids.a, ids.b);
     } catch (const db::StoreException& e) {
       error = e.error();
       break;
@@ -197,14 +197,14 @@ TEST_CASE(
   const std::string path = disk.file("k.db");
   Store store = open_store(path);
   const Ids ids = setup(store);
-  store.insert_game(ids.tournament, synthetic_game(0, 60), ids.a, ids.b);
+  store.games().insert_game(ids.tournament, synthetic_game(0, 60), ids.a, ids.b);
   fill(disk.file("filler"), 64 * 1024);
 
   int stored = 1;
   db::StoreError error;
   for (; stored < 5000; ++stored) {
     try {
-      store.insert_game(ids.tournament, synthetic_game(stored, 60), ids.a, ids.b);
+      store.games().insert_game(ids.tournament, synthetic_game(stored, 60), ids.a, ids.b);
     } catch (const db::StoreException& e) {
       error = e.error();
       break;
@@ -216,14 +216,15 @@ TEST_CASE(
   CHECK(error.message.find("database " + path + ": disk full while storing game (round " +
                            std::to_string(stored / 4)) != std::string::npos);
   // Nothing half-written: the games before stay, whole.
-  CHECK(store.count_games() == stored);
+  CHECK(store.queries().count_games() == stored);
 
   std::filesystem::remove(disk.file("filler"));
-  store.insert_game(ids.tournament, synthetic_game(stored, 60), ids.a, ids.b);
-  CHECK(store.count_games() == stored + 1);
+  store.games().insert_game(ids.tournament, synthetic_game(stored, 60), ids.a, ids.b);
+  CHECK(store.queries().count_games() == stored + 1);
   CHECK(store.integrity_check() == "ok");
   std::int64_t whole = 0;
-  store.for_each_game({}, [&](const db::StoredGame& g) { whole += g.record.moves.size() == 60; });
+  store.queries().for_each_game(
+      {}, [&](const db::StoredGame& g) { whole += g.record.moves.size() == 60; });
   CHECK(whole == stored + 1);
 }
 
@@ -232,13 +233,14 @@ TEST_CASE("a database deleted under a running store stops it with a clear error"
   const std::string path = dir.file("k.db");
   Store store = open_store(path);
   const Ids ids = setup(store);
-  store.insert_game(ids.tournament, synthetic_game(0, 20), ids.a, ids.b);
+  store.games().insert_game(ids.tournament, synthetic_game(0, 20), ids.a, ids.b);
   std::filesystem::remove(path);
-  expect_error([&] { store.insert_game(ids.tournament, synthetic_game(1, 20), ids.a, ids.b); },
-               ErrorKind::Gone, path, "deleted or replaced while knightly had it open");
+  expect_error(
+      [&] { store.games().insert_game(ids.tournament, synthetic_game(1, 20), ids.a, ids.b); },
+      ErrorKind::Gone, path, "deleted or replaced while knightly had it open");
   const auto w = expect_error(
       [&] {
-        store.register_worker({"h", 1, ""});
+        store.work().register_worker({"h", 1, ""});
       },
       ErrorKind::Gone, path, "while registering worker h:1");
   CHECK(w.path == path);
@@ -254,8 +256,9 @@ TEST_CASE("a database replaced by another file under a running store stops it") 
     setup(other);
   }
   std::filesystem::rename(dir.file("other.db"), path);
-  expect_error([&] { store.insert_game(ids.tournament, synthetic_game(1, 20), ids.a, ids.b); },
-               ErrorKind::Gone, path, "storing game (round 0, pair 0, game 1)");
+  expect_error(
+      [&] { store.games().insert_game(ids.tournament, synthetic_game(1, 20), ids.a, ids.b); },
+      ErrorKind::Gone, path, "storing game (round 0, pair 0, game 1)");
 }
 
 TEST_CASE(
@@ -270,9 +273,9 @@ TEST_CASE(
   db::StoreOptions options;
   options.busy_timeout_ms = 3000;
   Store store = open_store(path, options);
-  const auto t = store.find_tournament("t")->id;
-  const auto a = *store.find_engine("A");
-  const auto b = *store.find_engine("B");
+  const auto t = store.catalog().find_tournament("t")->id;
+  const auto a = *store.catalog().find_engine("A");
+  const auto b = *store.catalog().find_engine("B");
 
   sqlite3* other = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &other) == SQLITE_OK);
@@ -281,16 +284,17 @@ TEST_CASE(
     std::this_thread::sleep_for(300ms);
     sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr);
   });
-  store.insert_game(t, synthetic_game(0, 20), a, b);  // waits, then goes through
+  store.games().insert_game(t, synthetic_game(0, 20), a, b);  // waits, then goes through
   release.join();
-  CHECK(store.count_games() == 1);
+  CHECK(store.queries().count_games() == 1);
 
   db::StoreOptions impatient;
   impatient.busy_timeout_ms = 250;
   Store quick = open_store(path, impatient);
   REQUIRE(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
   const auto start = std::chrono::steady_clock::now();
-  expect_error([&] { quick.insert_game(t, synthetic_game(1, 20), a, b); }, ErrorKind::Locked, path,
+  expect_error([&] { quick.games().insert_game(t, synthetic_game(1, 20), a, b); },
+               ErrorKind::Locked, path,
                "locked by another writer (gave up after the busy timeout) while storing game "
                "(round 0, pair 0, game 1) of tournament");
   const auto waited = std::chrono::steady_clock::now() - start;
@@ -298,8 +302,8 @@ TEST_CASE(
   CHECK(waited < 5s);
   sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
   sqlite3_close(other);
-  quick.insert_game(t, synthetic_game(1, 20), a, b);
-  CHECK(quick.count_games() == 2);
+  quick.games().insert_game(t, synthetic_game(1, 20), a, b);
+  CHECK(quick.queries().count_games() == 2);
 }
 
 TEST_CASE("a corrupt database is reported as corrupt, naming it") {
@@ -309,7 +313,7 @@ TEST_CASE("a corrupt database is reported as corrupt, naming it") {
     Store store = open_store(path);
     const Ids ids = setup(store);
     for (int i = 0; i < 200; ++i)
-      store.insert_game(ids.tournament, synthetic_game(i, 30), ids.a, ids.b);
+      store.games().insert_game(ids.tournament, synthetic_game(i, 30), ids.a, ids.b);
   }
   REQUIRE_FALSE(std::filesystem::exists(path + "-wal"));
   // Scribble over every page after the first (the header and sqlite_schema stay readable).
@@ -329,8 +333,8 @@ TEST_CASE("a corrupt database is reported as corrupt, naming it") {
     CHECK(store.error().message.find(path) != std::string::npos);
     return;
   }
-  expect_error([&] { store->for_each_game({}, [](const db::StoredGame&) {}); }, ErrorKind::Corrupt,
-               path, "corrupt while");
+  expect_error([&] { store->queries().for_each_game({}, [](const db::StoredGame&) {}); },
+               ErrorKind::Corrupt, path, "corrupt while");
 }
 
 TEST_CASE("an I/O error and a full disk are told apart from other SQLite failures") {
@@ -351,7 +355,7 @@ TEST_CASE("many processes creating the same new database at once all succeed") {
     const std::string path = dir.file("new.db");
     for (int status : test::open_from_many_processes_at_once(path)) CHECK(status == 0);
     Store store = open_store(path);
-    CHECK(store.engines().size() == 8);
+    CHECK(store.catalog().engines().size() == 8);
     CHECK(store.integrity_check() == "ok");
   }
 }

@@ -68,12 +68,12 @@ struct Fixture {
 Fixture setup(Store& store, const std::string& name = "t1") {
   Fixture f;
   f.tournament =
-      store
+      store.catalog()
           .create_tournament({name, db::TournamentKind::Run, "[tournament]\nname=\"t1\"\n", 42, ""})
           .id;
-  f.alpha = store.upsert_engine(
+  f.alpha = store.catalog().upsert_engine(
       {"Alpha", "/usr/bin/alpha", "Hash=16", "Alpha 1.0", "A. Author", "aa11", false});
-  f.beta = store.upsert_engine({"Beta", "", "Search=minimax", "", "", "", true});
+  f.beta = store.catalog().upsert_engine({"Beta", "", "Search=minimax", "", "", "", true});
   return f;
 }
 
@@ -138,14 +138,14 @@ STORE_TEST("reopening a database is idempotent and keeps its data") {
   {
     Store store = database.open();
     auto f = setup(store);
-    store.insert_game(f.tournament, synthetic_game(0, 10), f.alpha, f.beta);
+    store.games().insert_game(f.tournament, synthetic_game(0, 10), f.alpha, f.beta);
     schema_before = database.value(catalog);
   }
   CHECK(schema_before.find("pairs") != std::string::npos);
   for (int i = 0; i < 3; ++i) {
     Store store = database.open();
     CHECK(store.schema_version() == db::latest_schema_version());
-    CHECK(store.count_games() == 1);
+    CHECK(store.queries().count_games() == 1);
   }
   CHECK(database.value(catalog) == schema_before);
 }
@@ -153,8 +153,8 @@ STORE_TEST("reopening a database is idempotent and keeps its data") {
 TEST_CASE("an in-memory database works") {
   Store store = open_store(":memory:");
   auto f = setup(store);
-  store.insert_game(f.tournament, synthetic_game(0, 4), f.alpha, f.beta);
-  CHECK(store.count_games() == 1);
+  store.games().insert_game(f.tournament, synthetic_game(0, 4), f.alpha, f.beta);
+  CHECK(store.queries().count_games() == 1);
   CHECK(store.integrity_check() == "ok");
 }
 
@@ -163,11 +163,11 @@ STORE_TEST("a game and its moves come back exactly as stored") {
   auto f = setup(store);
   GameRecord g = synthetic_game(5, 60, "Alpha", "Beta", Result::Draw);
   g.moves[10].eval.nodes = 0xFFFFFFFFFFFFull;  // large values survive
-  const auto row = store.insert_game(f.tournament, g, f.alpha, f.beta);
+  const auto row = store.games().insert_game(f.tournament, g, f.alpha, f.beta);
   CHECK(row > 0);
 
   int seen = 0;
-  store.for_each_game({}, [&](const db::StoredGame& s) {
+  store.queries().for_each_game({}, [&](const db::StoredGame& s) {
     ++seen;
     const GameRecord& r = s.record;
     CHECK(s.id == row);
@@ -216,12 +216,12 @@ STORE_TEST("export streams games in schedule order whatever order they were stor
   Store store = database.open();
   auto f = setup(store);
   for (int i : {3, 0, 2, 1, 7, 4, 6, 5})
-    store.insert_game(f.tournament, synthetic_game(i, 6), f.alpha, f.beta);
+    store.games().insert_game(f.tournament, synthetic_game(i, 6), f.alpha, f.beta);
   std::vector<int> order;
-  store.for_each_game(
+  store.queries().for_each_game(
       {}, [&](const db::StoredGame& s) { order.push_back(s.record.id.index); }, false);
   CHECK(order == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
-  auto ids = store.stored_game_ids(f.tournament);
+  auto ids = store.queries().stored_game_ids(f.tournament);
   REQUIRE(ids.size() == 8);
   CHECK(ids[5] == synthetic_game(5, 0).id);
 }
@@ -229,23 +229,24 @@ STORE_TEST("export streams games in schedule order whatever order they were stor
 STORE_TEST("a game identity is stored once and a game without result is refused") {
   Store store = database.open();
   auto f = setup(store);
-  store.insert_game(f.tournament, synthetic_game(0, 8), f.alpha, f.beta);
+  store.games().insert_game(f.tournament, synthetic_game(0, 8), f.alpha, f.beta);
   GameRecord again = synthetic_game(0, 8);
   again.start_time = "2026-11-22T00:00:00Z";
   try {
-    store.insert_game(f.tournament, again, f.alpha, f.beta);
+    store.games().insert_game(f.tournament, again, f.alpha, f.beta);
     FAIL("duplicate identity accepted");
   } catch (const StoreException& e) {
     CHECK(e.kind() == ErrorKind::Conflict);
     CHECK(std::string(e.what()).find("round 0, pair 0, game 0") != std::string::npos);
   }
   GameRecord unfinished = synthetic_game(1, 8, "Alpha", "Beta", Result::None);
-  CHECK_THROWS_AS(store.insert_game(f.tournament, unfinished, f.alpha, f.beta), StoreException);
-  // An unknown engine id is refused by the foreign key, and leaves no moves behind.
-  CHECK_THROWS_AS(store.insert_game(f.tournament, synthetic_game(2, 8), 999, f.beta),
+  CHECK_THROWS_AS(store.games().insert_game(f.tournament, unfinished, f.alpha, f.beta),
                   StoreException);
-  CHECK(store.count_games() == 1);
-  CHECK(store.stored_game_ids(f.tournament).size() == 1);
+  // An unknown engine id is refused by the foreign key, and leaves no moves behind.
+  CHECK_THROWS_AS(store.games().insert_game(f.tournament, synthetic_game(2, 8), 999, f.beta),
+                  StoreException);
+  CHECK(store.queries().count_games() == 1);
+  CHECK(store.queries().stored_game_ids(f.tournament).size() == 1);
   CHECK(store.integrity_check() == "ok");
 }
 
@@ -337,10 +338,10 @@ STORE_TEST("a process killed between games loses no committed game") {
   if (child == 0) {
     auto store = Store::open(path);
     if (!store) _exit(3);
-    const auto alpha = store->find_engine("Alpha").value_or(0);
-    const auto beta = store->find_engine("Beta").value_or(0);
+    const auto alpha = store->catalog().find_engine("Alpha").value_or(0);
+    const auto beta = store->catalog().find_engine("Beta").value_or(0);
     for (int i = 0;; ++i) {
-      store->insert_game(tournament, synthetic_game(i, 60), alpha, beta);
+      store->games().insert_game(tournament, synthetic_game(i, 60), alpha, beta);
       if (i == 4) {
         // Tell the parent five games are committed by creating a marker file.
         std::ofstream{marker};
@@ -356,28 +357,29 @@ STORE_TEST("a process killed between games loses no committed game") {
   REQUIRE(WIFSIGNALED(status));
 
   Store store = database.open();
-  const auto ids = store.stored_game_ids(tournament);
+  const auto ids = store.queries().stored_game_ids(tournament);
   CHECK(ids.size() >= 5);
   // Every stored game is whole: all its 60 moves, and the indices have no gap.
   for (std::size_t i = 0; i < ids.size(); ++i) CHECK(ids[i].index == static_cast<int>(i));
   std::int64_t incomplete = 0;
-  store.for_each_game({}, [&](const db::StoredGame& s) {
+  store.queries().for_each_game({}, [&](const db::StoredGame& s) {
     if (s.record.moves.size() != 60) ++incomplete;
   });
   CHECK(incomplete == 0);
   CHECK(store.integrity_check() == "ok");
   // Resume continues after the last stored game.
-  store.insert_game(tournament, synthetic_game(static_cast<int>(ids.size()), 60),
-                    *store.find_engine("Alpha"), *store.find_engine("Beta"));
-  CHECK(store.stored_game_ids(tournament).size() == ids.size() + 1);
+  store.games().insert_game(tournament, synthetic_game(static_cast<int>(ids.size()), 60),
+                            *store.catalog().find_engine("Alpha"),
+                            *store.catalog().find_engine("Beta"));
+  CHECK(store.queries().stored_game_ids(tournament).size() == ids.size() + 1);
 }
 
 STORE_TEST(
     "tournaments are created, found, kept unique by live name and restarted under a new id") {
   Store store = database.open();
   auto f = setup(store, "nightly");
-  store.insert_game(f.tournament, synthetic_game(0, 4), f.alpha, f.beta);
-  auto found = store.find_tournament("nightly");
+  store.games().insert_game(f.tournament, synthetic_game(0, 4), f.alpha, f.beta);
+  auto found = store.catalog().find_tournament("nightly");
   REQUIRE(found);
   CHECK(found->id == f.tournament);
   CHECK(found->seed == 42);
@@ -385,53 +387,53 @@ STORE_TEST(
   CHECK(found->config_text == "[tournament]\nname=\"t1\"\n");
   // SHA-256 of the config text, checked against the sha256sum of the same bytes.
   CHECK(found->config_hash == "39f4b0560853eaf04f69d66a549c6ba43413f6539f72f89ff8ac8e0c9b8bc06d");
-  CHECK_FALSE(store.find_tournament("other"));
+  CHECK_FALSE(store.catalog().find_tournament("other"));
 
   try {
-    store.create_tournament({"nightly", db::TournamentKind::Run, "x", 1, ""});
+    store.catalog().create_tournament({"nightly", db::TournamentKind::Run, "x", 1, ""});
     FAIL("duplicate live name accepted");
   } catch (const StoreException& e) {
     CHECK(e.kind() == ErrorKind::Conflict);
     CHECK(std::string(e.what()).find("nightly") != std::string::npos);
   }
 
-  store.set_tournament_status(f.tournament, db::TournamentStatus::Aborted);
-  CHECK(store.tournament(f.tournament)->status == db::TournamentStatus::Aborted);
-  CHECK_FALSE(store.tournament(f.tournament)->finished_at.empty());
-  store.set_tournament_status(f.tournament, db::TournamentStatus::Running);
-  CHECK(store.tournament(f.tournament)->finished_at.empty());
+  store.catalog().set_tournament_status(f.tournament, db::TournamentStatus::Aborted);
+  CHECK(store.catalog().tournament(f.tournament)->status == db::TournamentStatus::Aborted);
+  CHECK_FALSE(store.catalog().tournament(f.tournament)->finished_at.empty());
+  store.catalog().set_tournament_status(f.tournament, db::TournamentStatus::Running);
+  CHECK(store.catalog().tournament(f.tournament)->finished_at.empty());
 
-  auto fresh = store.restart_tournament(f.tournament,
-                                        {"nightly", db::TournamentKind::Run, "changed", 7, ""});
+  auto fresh = store.catalog().restart_tournament(
+      f.tournament, {"nightly", db::TournamentKind::Run, "changed", 7, ""});
   CHECK(fresh.id != f.tournament);
-  CHECK(store.find_tournament("nightly")->id == fresh.id);
-  CHECK(store.tournament(f.tournament)->status == db::TournamentStatus::Restarted);
-  CHECK(store.stored_game_ids(f.tournament).size() == 1);
-  CHECK(store.stored_game_ids(fresh.id).empty());
+  CHECK(store.catalog().find_tournament("nightly")->id == fresh.id);
+  CHECK(store.catalog().tournament(f.tournament)->status == db::TournamentStatus::Restarted);
+  CHECK(store.queries().stored_game_ids(f.tournament).size() == 1);
+  CHECK(store.queries().stored_game_ids(fresh.id).empty());
   // A large seed survives the signed 64-bit column.
-  auto big =
-      store.create_tournament({"big", db::TournamentKind::Sprt, "", 0xFEDCBA9876543210ull, ""});
-  CHECK(store.tournament(big.id)->seed == 0xFEDCBA9876543210ull);
-  CHECK(store.tournament(big.id)->kind == db::TournamentKind::Sprt);
-  CHECK(store.tournaments().size() == 3);
+  auto big = store.catalog().create_tournament(
+      {"big", db::TournamentKind::Sprt, "", 0xFEDCBA9876543210ull, ""});
+  CHECK(store.catalog().tournament(big.id)->seed == 0xFEDCBA9876543210ull);
+  CHECK(store.catalog().tournament(big.id)->kind == db::TournamentKind::Sprt);
+  CHECK(store.catalog().tournaments().size() == 3);
 }
 
 STORE_TEST("engines get one row per version") {
   Store store = database.open();
   db::EngineInfo e{"Sf", "/usr/games/stockfish", "Hash=16", "", "", "abc", false};
-  const auto a = store.upsert_engine(e);
+  const auto a = store.catalog().upsert_engine(e);
   e.uci_name = "Stockfish 16";
   e.uci_author = "the Stockfish developers";
-  CHECK(store.upsert_engine(e) == a);  // same version: same row, id fields filled in
+  CHECK(store.catalog().upsert_engine(e) == a);  // same version: same row, id fields filled in
   e.binary_sha256 = "def";
-  const auto b = store.upsert_engine(e);  // new binary: new version
+  const auto b = store.catalog().upsert_engine(e);  // new binary: new version
   CHECK(b != a);
   e.options = "Hash=32";
-  const auto c = store.upsert_engine(e);
+  const auto c = store.catalog().upsert_engine(e);
   CHECK(c != b);
-  CHECK(store.find_engine("Sf") == c);
-  CHECK_FALSE(store.find_engine("nobody"));
-  auto versions = store.engines();
+  CHECK(store.catalog().find_engine("Sf") == c);
+  CHECK_FALSE(store.catalog().find_engine("nobody"));
+  auto versions = store.catalog().engines();
   REQUIRE(versions.size() == 3);
   CHECK(versions[0].info.uci_name == "Stockfish 16");
   CHECK(versions[0].info.uci_author == "the Stockfish developers");
@@ -446,10 +448,11 @@ STORE_TEST("several workers may store games through one Store at once") {
   for (int w = 0; w < 4; ++w)
     workers.emplace_back([&, w] {
       for (int i = 0; i < per_thread; ++i)
-        store.insert_game(f.tournament, synthetic_game(w * per_thread + i, 20), f.alpha, f.beta);
+        store.games().insert_game(f.tournament, synthetic_game(w * per_thread + i, 20), f.alpha,
+                                  f.beta);
     });
   for (auto& t : workers) t.join();
-  const auto ids = store.stored_game_ids(f.tournament);
+  const auto ids = store.queries().stored_game_ids(f.tournament);
   REQUIRE(ids.size() == static_cast<std::size_t>(4 * per_thread));
   for (std::size_t i = 0; i < ids.size(); ++i) CHECK(ids[i].index == static_cast<int>(i));
   CHECK(store.integrity_check() == "ok");
@@ -480,16 +483,16 @@ STORE_TEST("a program's hash is remembered until its size or modification time c
   };
   write("build one");
   set_mtime(1700000000);
-  CHECK(store.binary_sha256(program) == db::sha256_file(program));
+  CHECK(store.catalog().binary_sha256(program) == db::sha256_file(program));
   // Same size and time: the remembered hash comes back without reading the file, as the
   // changed bytes show.
   write("build two");
   set_mtime(1700000000);
-  CHECK(store.binary_sha256(program) == db::sha256_hex("build one"));
+  CHECK(store.catalog().binary_sha256(program) == db::sha256_hex("build one"));
   // A rebuild touches the time: hashed afresh.
   set_mtime(1700000100);
-  CHECK(store.binary_sha256(program) == db::sha256_hex("build two"));
-  CHECK_FALSE(store.binary_sha256(database.dir().file("missing")).has_value());
+  CHECK(store.catalog().binary_sha256(program) == db::sha256_hex("build two"));
+  CHECK_FALSE(store.catalog().binary_sha256(database.dir().file("missing")).has_value());
 }
 
 TEST_CASE("a lazy transaction skips the fsync of its commit only") {

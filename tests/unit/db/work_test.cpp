@@ -30,9 +30,10 @@ struct Setup {
 
 Setup setup(db::Store& store, const std::string& name = "shared") {
   Setup s;
-  s.tournament = store.create_tournament({name, db::TournamentKind::Run, "cfg", 7, ""}).id;
-  s.alpha = store.upsert_engine({"Alpha", "", "", "", "", "", true});
-  s.beta = store.upsert_engine({"Beta", "", "", "", "", "", true});
+  s.tournament =
+      store.catalog().create_tournament({name, db::TournamentKind::Run, "cfg", 7, ""}).id;
+  s.alpha = store.catalog().upsert_engine({"Alpha", "", "", "", "", "", true});
+  s.beta = store.catalog().upsert_engine({"Beta", "", "", "", "", "", true});
   return s;
 }
 
@@ -57,7 +58,7 @@ db::WorkerIdentity identity(std::int64_t pid) {
 
 std::int64_t superseded_rows(const db::Store& store) {
   std::int64_t n = 0;
-  for (const auto& w : store.workers({})) n += w.superseded;
+  for (const auto& w : store.work().workers({})) n += w.superseded;
   return n;
 }
 
@@ -66,16 +67,16 @@ std::int64_t superseded_rows(const db::Store& store) {
 STORE_TEST("pairs are claimed in schedule order, each once, until every pair is stored") {
   db::Store store = database.open();
   const Setup s = setup(store);
-  const auto w1 = store.register_worker(identity(1));
-  const auto w2 = store.register_worker(identity(2));
+  const auto w1 = store.work().register_worker(identity(1));
+  const auto w2 = store.work().register_worker(identity(2));
   CHECK(w1 != w2);
   const auto all = slots(3, 1);  // pairs 0 and 1 of two games, pair 2 of one game
-  store.add_pairs(s.tournament, all);
-  store.add_pairs(s.tournament, all);  // idempotent
+  store.work().add_pairs(s.tournament, all);
+  store.work().add_pairs(s.tournament, all);  // idempotent
 
-  auto a = store.claim_pair(s.tournament, w1, 60s);
-  auto b = store.claim_pair(s.tournament, w2, 60s);
-  auto c = store.claim_pair(s.tournament, w1, 60s);
+  auto a = store.work().claim_pair(s.tournament, w1, 60s);
+  auto b = store.work().claim_pair(s.tournament, w2, 60s);
+  auto c = store.work().claim_pair(s.tournament, w1, 60s);
   REQUIRE(a.status == ClaimStatus::Claimed);
   REQUIRE(b.status == ClaimStatus::Claimed);
   REQUIRE(c.status == ClaimStatus::Claimed);
@@ -87,20 +88,25 @@ STORE_TEST("pairs are claimed in schedule order, each once, until every pair is 
   CHECK(a.claim->stored.empty());
   CHECK(a.claim->worker_id == w1);
   // Everything is leased: another worker must wait.
-  CHECK(store.claim_pair(s.tournament, w2, 60s).status == ClaimStatus::Busy);
+  CHECK(store.work().claim_pair(s.tournament, w2, 60s).status == ClaimStatus::Busy);
 
-  CHECK(store.store_game(*a.claim, game_of(*a.claim, 0), s.alpha, s.beta) == StoreOutcome::Stored);
-  CHECK(store.store_game(*a.claim, game_of(*a.claim, 1), s.beta, s.alpha) == StoreOutcome::Stored);
-  CHECK(store.store_game(*c.claim, game_of(*c.claim, 0), s.alpha, s.beta) == StoreOutcome::Stored);
-  CHECK(store.claim_pair(s.tournament, w1, 60s).status == ClaimStatus::Busy);
-  CHECK(store.store_game(*b.claim, game_of(*b.claim, 0), s.alpha, s.beta) == StoreOutcome::Stored);
-  CHECK(store.store_game(*b.claim, game_of(*b.claim, 1), s.beta, s.alpha) == StoreOutcome::Stored);
-  CHECK(store.claim_pair(s.tournament, w2, 60s).status == ClaimStatus::Exhausted);
+  CHECK(store.games().store_game(*a.claim, game_of(*a.claim, 0), s.alpha, s.beta) ==
+        StoreOutcome::Stored);
+  CHECK(store.games().store_game(*a.claim, game_of(*a.claim, 1), s.beta, s.alpha) ==
+        StoreOutcome::Stored);
+  CHECK(store.games().store_game(*c.claim, game_of(*c.claim, 0), s.alpha, s.beta) ==
+        StoreOutcome::Stored);
+  CHECK(store.work().claim_pair(s.tournament, w1, 60s).status == ClaimStatus::Busy);
+  CHECK(store.games().store_game(*b.claim, game_of(*b.claim, 0), s.alpha, s.beta) ==
+        StoreOutcome::Stored);
+  CHECK(store.games().store_game(*b.claim, game_of(*b.claim, 1), s.beta, s.alpha) ==
+        StoreOutcome::Stored);
+  CHECK(store.work().claim_pair(s.tournament, w2, 60s).status == ClaimStatus::Exhausted);
 
-  const auto ids = store.stored_game_ids(s.tournament);
+  const auto ids = store.queries().stored_game_ids(s.tournament);
   REQUIRE(ids.size() == 5);
   for (std::size_t i = 0; i < ids.size(); ++i) CHECK(ids[i].index == static_cast<int>(i));
-  const auto workers = store.workers({});
+  const auto workers = store.work().workers({});
   REQUIRE(workers.size() == 2);
   CHECK(workers[0].id == w1);
   CHECK(workers[0].games == 3);
@@ -115,14 +121,14 @@ STORE_TEST("pairs are claimed in schedule order, each once, until every pair is 
 STORE_TEST("an expired lease is taken over and the late result is superseded, counted nowhere") {
   db::Store store = database.open();
   const Setup s = setup(store);
-  const auto slow = store.register_worker(identity(10));
-  const auto quick = store.register_worker(identity(11));
-  store.add_pairs(s.tournament, slots(1));
+  const auto slow = store.work().register_worker(identity(10));
+  const auto quick = store.work().register_worker(identity(11));
+  store.work().add_pairs(s.tournament, slots(1));
 
-  auto first = store.claim_pair(s.tournament, slow, 50ms);
+  auto first = store.work().claim_pair(s.tournament, slow, 50ms);
   REQUIRE(first.status == ClaimStatus::Claimed);
   std::this_thread::sleep_for(150ms);
-  auto second = store.claim_pair(s.tournament, quick, 60s);
+  auto second = store.work().claim_pair(s.tournament, quick, 60s);
   REQUIRE(second.status == ClaimStatus::Claimed);
   CHECK(second.claim->schedule_index == 0);
   CHECK(second.claim->attempt == first.claim->attempt + 1);
@@ -130,50 +136,50 @@ STORE_TEST("an expired lease is taken over and the late result is superseded, co
   // The slow worker's game arrives after the takeover: kept, not counted.
   auto late = game_of(*first.claim, 0);
   late.result = Result::BlackWins;
-  CHECK(store.store_game(*first.claim, late, s.alpha, s.beta) == StoreOutcome::Superseded);
-  CHECK(store.count_games() == 0);
+  CHECK(store.games().store_game(*first.claim, late, s.alpha, s.beta) == StoreOutcome::Superseded);
+  CHECK(store.queries().count_games() == 0);
   // Its release changes nothing either: the pair is the quick worker's.
-  store.release_claim(*first.claim);
-  CHECK(store.claim_pair(s.tournament, slow, 60s).status == ClaimStatus::Busy);
+  store.work().release_claim(*first.claim);
+  CHECK(store.work().claim_pair(s.tournament, slow, 60s).status == ClaimStatus::Busy);
 
-  CHECK(store.store_game(*second.claim, game_of(*second.claim, 0), s.alpha, s.beta) ==
+  CHECK(store.games().store_game(*second.claim, game_of(*second.claim, 0), s.alpha, s.beta) ==
         StoreOutcome::Stored);
-  CHECK(store.store_game(*second.claim, game_of(*second.claim, 1), s.beta, s.alpha) ==
+  CHECK(store.games().store_game(*second.claim, game_of(*second.claim, 1), s.beta, s.alpha) ==
         StoreOutcome::Stored);
-  CHECK(store.count_games() == 2);
-  CHECK(store.standings({}).at(0).games == 2);
+  CHECK(store.queries().count_games() == 2);
+  CHECK(store.queries().standings({}).at(0).games == 2);
   // One game 0 counted, the quick worker's (a white win), not the superseded black win.
   db::GameFilter black_wins;
   black_wins.result = "0-1";
-  CHECK(store.count_games(black_wins) == 0);
-  const auto workers = store.workers({});
+  CHECK(store.queries().count_games(black_wins) == 0);
+  const auto workers = store.work().workers({});
   REQUIRE(workers.size() == 2);
   CHECK(workers[0].id == slow);
   CHECK(workers[0].games == 0);
   CHECK(workers[0].superseded == 1);
   CHECK(workers[1].games == 2);
   CHECK(workers[1].superseded == 0);
-  CHECK(store.claim_pair(s.tournament, slow, 60s).status == ClaimStatus::Exhausted);
+  CHECK(store.work().claim_pair(s.tournament, slow, 60s).status == ClaimStatus::Exhausted);
 }
 
 STORE_TEST("a taken-over pair resumes after the games already stored") {
   db::Store store = database.open();
   const Setup s = setup(store);
-  const auto a = store.register_worker(identity(1));
-  const auto b = store.register_worker(identity(2));
-  store.add_pairs(s.tournament, slots(1));
-  auto first = store.claim_pair(s.tournament, a, 50ms);
+  const auto a = store.work().register_worker(identity(1));
+  const auto b = store.work().register_worker(identity(2));
+  store.work().add_pairs(s.tournament, slots(1));
+  auto first = store.work().claim_pair(s.tournament, a, 50ms);
   REQUIRE(first.claim);
-  CHECK(store.store_game(*first.claim, game_of(*first.claim, 0), s.alpha, s.beta) ==
+  CHECK(store.games().store_game(*first.claim, game_of(*first.claim, 0), s.alpha, s.beta) ==
         StoreOutcome::Stored);
   std::this_thread::sleep_for(150ms);
-  auto second = store.claim_pair(s.tournament, b, 60s);
+  auto second = store.work().claim_pair(s.tournament, b, 60s);
   REQUIRE(second.claim);
   CHECK(second.claim->stored == std::vector<int>{0});
-  CHECK(store.store_game(*second.claim, game_of(*second.claim, 1), s.beta, s.alpha) ==
+  CHECK(store.games().store_game(*second.claim, game_of(*second.claim, 1), s.beta, s.alpha) ==
         StoreOutcome::Stored);
-  CHECK(store.claim_pair(s.tournament, a, 60s).status == ClaimStatus::Exhausted);
-  const auto workers = store.workers({});
+  CHECK(store.work().claim_pair(s.tournament, a, 60s).status == ClaimStatus::Exhausted);
+  const auto workers = store.work().workers({});
   CHECK(workers[0].games == 1);
   CHECK(workers[1].games == 1);
 }
@@ -181,58 +187,58 @@ STORE_TEST("a taken-over pair resumes after the games already stored") {
 STORE_TEST("renewed leases stay held and a released pair is anyone's at once") {
   db::Store store = database.open();
   const Setup s = setup(store);
-  const auto a = store.register_worker(identity(1));
-  const auto b = store.register_worker(identity(2));
-  store.add_pairs(s.tournament, slots(1));
-  auto held = store.claim_pair(s.tournament, a, 200ms);
+  const auto a = store.work().register_worker(identity(1));
+  const auto b = store.work().register_worker(identity(2));
+  store.work().add_pairs(s.tournament, slots(1));
+  auto held = store.work().claim_pair(s.tournament, a, 200ms);
   REQUIRE(held.claim);
   for (int i = 0; i < 6; ++i) {
     std::this_thread::sleep_for(100ms);
-    store.renew_leases(a, 200ms);
-    CHECK(store.claim_pair(s.tournament, b, 60s).status == ClaimStatus::Busy);
+    store.work().renew_leases(a, 200ms);
+    CHECK(store.work().claim_pair(s.tournament, b, 60s).status == ClaimStatus::Busy);
   }
-  store.release_claim(*held.claim);
-  auto taken = store.claim_pair(s.tournament, b, 60s);
+  store.work().release_claim(*held.claim);
+  auto taken = store.work().claim_pair(s.tournament, b, 60s);
   REQUIRE(taken.status == ClaimStatus::Claimed);
   CHECK(taken.claim->attempt == 2);
   // The old holder's game no longer counts once the pair changed hands.
-  CHECK(store.store_game(*held.claim, game_of(*held.claim, 0), s.alpha, s.beta) ==
+  CHECK(store.games().store_game(*held.claim, game_of(*held.claim, 0), s.alpha, s.beta) ==
         StoreOutcome::Superseded);
 }
 
 STORE_TEST("a game outside the claimed pair is refused") {
   db::Store store = database.open();
   const Setup s = setup(store);
-  const auto w = store.register_worker(identity(1));
-  store.add_pairs(s.tournament, slots(2));
-  auto c = store.claim_pair(s.tournament, w, 60s);
+  const auto w = store.work().register_worker(identity(1));
+  store.work().add_pairs(s.tournament, slots(2));
+  auto c = store.work().claim_pair(s.tournament, w, 60s);
   REQUIRE(c.claim);
   try {
-    store.store_game(*c.claim, synthetic_game(2, 8), s.alpha, s.beta);  // pair 1's game
+    store.games().store_game(*c.claim, synthetic_game(2, 8), s.alpha, s.beta);  // pair 1's game
     FAIL("a game of another pair was stored");
   } catch (const db::StoreException& e) {
     CHECK(e.kind() == db::ErrorKind::Invalid);
     CHECK(std::string(e.what()).find("not part of the claimed pair") != std::string::npos);
   }
-  CHECK(store.count_games() == 0);
+  CHECK(store.queries().count_games() == 0);
 }
 
 STORE_TEST("the tournament is finished exactly once, and every worker then stops claiming") {
   db::Store store = database.open();
   const Setup s = setup(store);
-  const auto w = store.register_worker(identity(1));
-  store.add_pairs(s.tournament, slots(4));
-  CHECK(store.control(s.tournament).status == db::TournamentStatus::Running);
-  CHECK(store.finish_tournament(s.tournament, db::TournamentStatus::Finished,
-                                "sprt: H1 accepted (LLR 2.95, 120 games)"));
-  CHECK_FALSE(
-      store.finish_tournament(s.tournament, db::TournamentStatus::Finished, "max games (200)"));
-  CHECK_FALSE(store.finish_tournament(s.tournament, db::TournamentStatus::Aborted, "stop"));
-  const auto control = store.control(s.tournament);
+  const auto w = store.work().register_worker(identity(1));
+  store.work().add_pairs(s.tournament, slots(4));
+  CHECK(store.work().control(s.tournament).status == db::TournamentStatus::Running);
+  CHECK(store.work().finish_tournament(s.tournament, db::TournamentStatus::Finished,
+                                       "sprt: H1 accepted (LLR 2.95, 120 games)"));
+  CHECK_FALSE(store.work().finish_tournament(s.tournament, db::TournamentStatus::Finished,
+                                             "max games (200)"));
+  CHECK_FALSE(store.work().finish_tournament(s.tournament, db::TournamentStatus::Aborted, "stop"));
+  const auto control = store.work().control(s.tournament);
   CHECK(control.status == db::TournamentStatus::Finished);
   CHECK(control.decision == "sprt: H1 accepted (LLR 2.95, 120 games)");
-  CHECK(store.claim_pair(s.tournament, w, 60s).status == ClaimStatus::Stopped);
-  CHECK_FALSE(store.tournament(s.tournament)->finished_at.empty());
+  CHECK(store.work().claim_pair(s.tournament, w, 60s).status == ClaimStatus::Stopped);
+  CHECK_FALSE(store.catalog().tournament(s.tournament)->finished_at.empty());
 }
 
 STORE_TEST("several processes race to finish: one wins") {
@@ -255,8 +261,8 @@ STORE_TEST("several processes race to finish: one wins") {
       auto store = db::Store::open(target);
       if (!store) _exit(4);
       try {
-        const bool won = store->finish_tournament(tournament, db::TournamentStatus::Finished,
-                                                  "worker " + std::to_string(i));
+        const bool won = store->work().finish_tournament(tournament, db::TournamentStatus::Finished,
+                                                         "worker " + std::to_string(i));
         _exit(won ? 0 : 1);
       } catch (...) {
         _exit(5);
@@ -276,30 +282,31 @@ STORE_TEST("several processes race to finish: one wins") {
   }
   CHECK(winners == 1);
   db::Store store = database.open();
-  CHECK(store.control(tournament).decision.rfind("worker ", 0) == 0);
+  CHECK(store.work().control(tournament).decision.rfind("worker ", 0) == 0);
 }
 
 STORE_TEST("a stop request stops claims until the tournament runs again") {
   db::Store store = database.open();
   const Setup s = setup(store, "nightly");
-  const auto w = store.register_worker(identity(1));
-  store.add_pairs(s.tournament, slots(2));
-  CHECK_FALSE(store.request_stop("nobody", "stopped"));
-  CHECK(store.request_stop("nightly", "stopped: knightly stop after 0 of 4 games"));
+  const auto w = store.work().register_worker(identity(1));
+  store.work().add_pairs(s.tournament, slots(2));
+  CHECK_FALSE(store.work().request_stop("nobody", "stopped"));
+  CHECK(store.work().request_stop("nightly", "stopped: knightly stop after 0 of 4 games"));
   // Aborted at once, with the stop and what it counted: resumable, not finished.
-  const auto stopped = store.control(s.tournament);
+  const auto stopped = store.work().control(s.tournament);
   CHECK(stopped.stop_requested);
   CHECK(stopped.status == db::TournamentStatus::Aborted);
   CHECK(stopped.decision == "stopped: knightly stop after 0 of 4 games");
-  CHECK(store.scheduled_games(s.tournament) == 4);
-  CHECK(store.claim_pair(s.tournament, w, 60s).status == ClaimStatus::Stopped);
+  CHECK(store.work().scheduled_games(s.tournament) == 4);
+  CHECK(store.work().claim_pair(s.tournament, w, 60s).status == ClaimStatus::Stopped);
   // A decision cannot be recorded over it.
-  CHECK_FALSE(store.finish_tournament(s.tournament, db::TournamentStatus::Finished, "complete"));
+  CHECK_FALSE(
+      store.work().finish_tournament(s.tournament, db::TournamentStatus::Finished, "complete"));
   // A resume runs it again and forgets the request and its text.
-  store.set_tournament_status(s.tournament, db::TournamentStatus::Running);
-  CHECK_FALSE(store.control(s.tournament).stop_requested);
-  CHECK(store.control(s.tournament).decision.empty());
-  CHECK(store.claim_pair(s.tournament, w, 60s).status == ClaimStatus::Claimed);
+  store.catalog().set_tournament_status(s.tournament, db::TournamentStatus::Running);
+  CHECK_FALSE(store.work().control(s.tournament).stop_requested);
+  CHECK(store.work().control(s.tournament).decision.empty());
+  CHECK(store.work().claim_pair(s.tournament, w, 60s).status == ClaimStatus::Claimed);
 }
 
 STORE_TEST("pairs are written in batches that a stop interrupts, the next call writing the rest") {
@@ -308,42 +315,43 @@ STORE_TEST("pairs are written in batches that a stop interrupts, the next call w
   std::vector<db::PairSlot> many;
   for (int i = 0; i < 25000; ++i) many.push_back({i, 0, 2, 2 * i});
   int asked = 0;
-  CHECK_FALSE(store.add_pairs(s.tournament, many, [&] { return ++asked > 1; }));
-  CHECK(store.scheduled_games(s.tournament) == 2 * 10000);  // one batch, then the stop
-  CHECK(store.add_pairs(s.tournament, many));
-  CHECK(store.scheduled_games(s.tournament) == 2 * 25000);
-  CHECK(store.add_pairs(s.tournament, many));  // all there: nothing more
-  CHECK(store.scheduled_games(s.tournament) == 2 * 25000);
+  CHECK_FALSE(store.work().add_pairs(s.tournament, many, [&] { return ++asked > 1; }));
+  CHECK(store.work().scheduled_games(s.tournament) == 2 * 10000);  // one batch, then the stop
+  CHECK(store.work().add_pairs(s.tournament, many));
+  CHECK(store.work().scheduled_games(s.tournament) == 2 * 25000);
+  CHECK(store.work().add_pairs(s.tournament, many));  // all there: nothing more
+  CHECK(store.work().scheduled_games(s.tournament) == 2 * 25000);
 }
 
 STORE_TEST("a filter can take only the first games stored, as a decision counted them") {
   db::Store store = database.open();
   const Setup s = setup(store, "cut");
-  const auto w = store.register_worker(identity(1));
-  store.add_pairs(s.tournament, slots(3));
+  const auto w = store.work().register_worker(identity(1));
+  store.work().add_pairs(s.tournament, slots(3));
   for (int k = 0; k < 3; ++k) {
-    auto c = store.claim_pair(s.tournament, w, 60s);
+    auto c = store.work().claim_pair(s.tournament, w, 60s);
     REQUIRE(c.claim);
-    for (int g = 0; g < 2; ++g) store.store_game(*c.claim, game_of(*c.claim, g), s.alpha, s.beta);
+    for (int g = 0; g < 2; ++g)
+      store.games().store_game(*c.claim, game_of(*c.claim, g), s.alpha, s.beta);
   }
   db::GameFilter f;
   f.tournament_ids = {s.tournament};
-  CHECK(store.count_games(f) == 6);
+  CHECK(store.queries().count_games(f) == 6);
   f.first_stored = 4;
-  CHECK(store.count_games(f) == 4);
+  CHECK(store.queries().count_games(f) == 4);
   std::int64_t games = 0;
-  for (const auto& st : store.standings(f)) games += st.games;
+  for (const auto& st : store.queries().standings(f)) games += st.games;
   CHECK(games == 8);  // two players each
   f.result = "1-0";
-  CHECK(store.count_games(f) <= 4);
+  CHECK(store.queries().count_games(f) <= 4);
 }
 
 STORE_TEST("SPRT settings are stored with the tournament") {
   db::Store store = database.open();
   const Setup s = setup(store);
-  CHECK_FALSE(store.sprt_settings(s.tournament));
-  store.set_sprt_settings(s.tournament, {-1.5, 3.25, 0.05, 0.1, "logistic"});
-  const auto got = store.sprt_settings(s.tournament);
+  CHECK_FALSE(store.work().sprt_settings(s.tournament));
+  store.work().set_sprt_settings(s.tournament, {-1.5, 3.25, 0.05, 0.1, "logistic"});
+  const auto got = store.work().sprt_settings(s.tournament);
   REQUIRE(got);
   CHECK(got->elo0 == -1.5);
   CHECK(got->elo1 == 3.25);
@@ -356,19 +364,19 @@ STORE_TEST("query workers counts games, crashes, time losses and illegal moves p
   db::Store store = database.open();
   const Setup s = setup(store);
   const Setup other = setup(store, "other");
-  const auto good = store.register_worker(identity(1));
-  const auto bad = store.register_worker(identity(2));
-  const auto idle = store.register_worker(identity(3));
-  store.add_pairs(s.tournament, slots(2));
-  store.add_pairs(other.tournament, slots(1));
-  auto c1 = store.claim_pair(s.tournament, good, 60s);
-  auto c2 = store.claim_pair(s.tournament, bad, 60s);
-  auto c3 = store.claim_pair(other.tournament, bad, 60s);
+  const auto good = store.work().register_worker(identity(1));
+  const auto bad = store.work().register_worker(identity(2));
+  const auto idle = store.work().register_worker(identity(3));
+  store.work().add_pairs(s.tournament, slots(2));
+  store.work().add_pairs(other.tournament, slots(1));
+  auto c1 = store.work().claim_pair(s.tournament, good, 60s);
+  auto c2 = store.work().claim_pair(s.tournament, bad, 60s);
+  auto c3 = store.work().claim_pair(other.tournament, bad, 60s);
   REQUIRE((c1.claim && c2.claim && c3.claim));
   auto put = [&](const db::Claim& c, int g, Termination t) {
     auto game = game_of(c, g);
     game.termination = t;
-    store.store_game(c, game, s.alpha, s.beta);
+    store.games().store_game(c, game, s.alpha, s.beta);
   };
   put(*c1.claim, 0, Termination::Checkmate);
   put(*c1.claim, 1, Termination::TimeForfeit);
@@ -377,7 +385,7 @@ STORE_TEST("query workers counts games, crashes, time losses and illegal moves p
   put(*c3.claim, 0, Termination::Stall);
   put(*c3.claim, 1, Termination::TimeForfeit);
 
-  auto all = store.workers({});
+  auto all = store.work().workers({});
   REQUIRE(all.size() == 3);
   CHECK((all[0].games == 2 && all[0].crashes == 0 && all[0].time_losses == 1 &&
          all[0].illegal_moves == 0));
@@ -389,28 +397,29 @@ STORE_TEST("query workers counts games, crashes, time losses and illegal moves p
 
   db::GameFilter in_shared;
   in_shared.tournaments = {"shared"};
-  auto some = store.workers(in_shared);
+  auto some = store.work().workers(in_shared);
   REQUIRE(some.size() == 2);  // the idle worker played nothing there
   CHECK((some[1].id == bad && some[1].games == 2 && some[1].crashes == 1 &&
          some[1].time_losses == 0 && some[1].illegal_moves == 1));
   // Filters bind hostile text as a value.
   db::GameFilter hostile;
   hostile.tournaments = {"x' OR '1'='1"};
-  CHECK(store.workers(hostile).empty());
+  CHECK(store.work().workers(hostile).empty());
 }
 
 STORE_TEST("games stored before the pairs were recorded count when they are") {
   db::Store store = database.open();
   const Setup s = setup(store);
   // Pair 0 complete, pair 1 half played, by an older single-process run.
-  for (int i : {0, 1, 2}) store.insert_game(s.tournament, synthetic_game(i, 8), s.alpha, s.beta);
-  store.add_pairs(s.tournament, slots(3));
-  const auto w = store.register_worker(identity(1));
-  auto c = store.claim_pair(s.tournament, w, 60s);
+  for (int i : {0, 1, 2})
+    store.games().insert_game(s.tournament, synthetic_game(i, 8), s.alpha, s.beta);
+  store.work().add_pairs(s.tournament, slots(3));
+  const auto w = store.work().register_worker(identity(1));
+  auto c = store.work().claim_pair(s.tournament, w, 60s);
   REQUIRE(c.claim);
   CHECK(c.claim->schedule_index == 2);
   CHECK(c.claim->stored == std::vector<int>{0});
-  auto d = store.claim_pair(s.tournament, w, 60s);
+  auto d = store.work().claim_pair(s.tournament, w, 60s);
   REQUIRE(d.claim);
   CHECK(d.claim->schedule_index == 4);
   CHECK(d.claim->stored.empty());
@@ -421,7 +430,7 @@ STORE_TEST("a worker killed mid-pair leaves a lease that another worker takes ov
   {
     db::Store store = database.open();
     tournament = setup(store).tournament;
-    store.add_pairs(tournament, slots(2));
+    store.work().add_pairs(tournament, slots(2));
   }
   const std::string target = database.target();
   int done[2];
@@ -432,13 +441,14 @@ STORE_TEST("a worker killed mid-pair leaves a lease that another worker takes ov
     ::close(done[0]);
     auto store = db::Store::open(target);
     if (!store) _exit(3);
-    const auto w = store->register_worker(identity(::getpid()));
+    const auto w = store->work().register_worker(identity(::getpid()));
     // Long enough that the survivor's first claim (its connection included, on a loaded
     // machine) comes while the lease holds; short enough to wait out below.
-    auto c = store->claim_pair(tournament, w, 3s);
+    auto c = store->work().claim_pair(tournament, w, 3s);
     if (!c.claim) _exit(4);
-    store->store_game(*c.claim, synthetic_game(0, 10), *store->find_engine("Alpha"),
-                      *store->find_engine("Beta"));
+    store->games().store_game(*c.claim, synthetic_game(0, 10),
+                              *store->catalog().find_engine("Alpha"),
+                              *store->catalog().find_engine("Beta"));
     if (::write(done[1], "x", 1) != 1) _exit(5);
     for (;;) ::pause();  // killed mid-pair, holding the lease
   }
@@ -452,13 +462,13 @@ STORE_TEST("a worker killed mid-pair leaves a lease that another worker takes ov
   REQUIRE(WIFSIGNALED(status));
 
   db::Store store = database.open();
-  const auto w = store.register_worker(identity(2));
+  const auto w = store.work().register_worker(identity(2));
   // Pair 0 is still leased to the dead worker: the survivor gets pair 1 first.
-  auto next = store.claim_pair(tournament, w, 60s);
+  auto next = store.work().claim_pair(tournament, w, 60s);
   REQUIRE(next.claim);
   CHECK(next.claim->schedule_index == 2);
   std::this_thread::sleep_for(3100ms);
-  auto taken = store.claim_pair(tournament, w, 60s);
+  auto taken = store.work().claim_pair(tournament, w, 60s);
   REQUIRE(taken.claim);
   CHECK(taken.claim->schedule_index == 0);
   CHECK(taken.claim->attempt == 2);
@@ -486,12 +496,12 @@ STORE_TEST("many processes claim and store every pair exactly once") {
         auto store = db::Store::open(target, options);
         if (!store) _exit(3);
         // Every worker records the pairs, as every `knightly run` does at start.
-        store->add_pairs(tournament, slots(pairs));
-        const auto alpha = *store->find_engine("Alpha");
-        const auto beta = *store->find_engine("Beta");
-        const auto w = store->register_worker(identity(::getpid()));
+        store->work().add_pairs(tournament, slots(pairs));
+        const auto alpha = *store->catalog().find_engine("Alpha");
+        const auto beta = *store->catalog().find_engine("Beta");
+        const auto w = store->work().register_worker(identity(::getpid()));
         for (;;) {
-          auto r = store->claim_pair(tournament, w, 30s);
+          auto r = store->work().claim_pair(tournament, w, 30s);
           if (r.status == ClaimStatus::Exhausted) break;
           if (r.status != ClaimStatus::Claimed) {
             std::this_thread::sleep_for(2ms);
@@ -499,7 +509,8 @@ STORE_TEST("many processes claim and store every pair exactly once") {
           }
           for (int g = 0; g < r.claim->games; ++g) {
             auto game = synthetic_game(r.claim->schedule_index + g, 20);
-            if (store->store_game(*r.claim, game, alpha, beta) != StoreOutcome::Stored) _exit(6);
+            if (store->games().store_game(*r.claim, game, alpha, beta) != StoreOutcome::Stored)
+              _exit(6);
           }
         }
         _exit(0);
@@ -517,10 +528,10 @@ STORE_TEST("many processes claim and store every pair exactly once") {
     CHECK(WEXITSTATUS(status) == 0);
   }
   db::Store store = database.open();
-  const auto ids = store.stored_game_ids(tournament);
+  const auto ids = store.queries().stored_game_ids(tournament);
   REQUIRE(ids.size() == static_cast<std::size_t>(2 * pairs));
   for (std::size_t i = 0; i < ids.size(); ++i) CHECK(ids[i].index == static_cast<int>(i));
-  const auto workers = store.workers({});
+  const auto workers = store.work().workers({});
   CHECK(workers.size() == static_cast<std::size_t>(processes));
   std::int64_t played = 0;
   for (const auto& w : workers) played += w.games;
@@ -532,18 +543,18 @@ STORE_TEST("many processes claim and store every pair exactly once") {
 STORE_TEST("a statement failing inside a transaction leaves nothing behind and the store usable") {
   db::Store store = database.open();
   const Setup s = setup(store);
-  const auto slow = store.register_worker(identity(1));
-  const auto quick = store.register_worker(identity(2));
-  store.add_pairs(s.tournament, slots(1));
-  auto first = store.claim_pair(s.tournament, slow, 50ms);
+  const auto slow = store.work().register_worker(identity(1));
+  const auto quick = store.work().register_worker(identity(2));
+  store.work().add_pairs(s.tournament, slots(1));
+  auto first = store.work().claim_pair(s.tournament, slow, 50ms);
   REQUIRE(first.claim);
   std::this_thread::sleep_for(150ms);
-  auto second = store.claim_pair(s.tournament, quick, 60s);
+  auto second = store.work().claim_pair(s.tournament, quick, 60s);
   REQUIRE(second.claim);
   // The superseded row names an engine that does not exist: the foreign key refuses it (on
   // PostgreSQL only when the pipelined transaction is synchronised, at commit).
   try {
-    store.store_game(*first.claim, game_of(*first.claim, 0), 999, s.beta);
+    store.games().store_game(*first.claim, game_of(*first.claim, 0), 999, s.beta);
     FAIL("a row with an unknown engine was stored");
   } catch (const db::StoreException& e) {
     CHECK(e.kind() == db::ErrorKind::Conflict);
@@ -551,11 +562,11 @@ STORE_TEST("a statement failing inside a transaction leaves nothing behind and t
           std::string::npos);
   }
   CHECK(superseded_rows(store) == 0);
-  CHECK(store.store_game(*second.claim, game_of(*second.claim, 0), s.alpha, s.beta) ==
+  CHECK(store.games().store_game(*second.claim, game_of(*second.claim, 0), s.alpha, s.beta) ==
         StoreOutcome::Stored);
-  CHECK(store.store_game(*first.claim, game_of(*first.claim, 1), s.alpha, s.beta) ==
+  CHECK(store.games().store_game(*first.claim, game_of(*first.claim, 1), s.alpha, s.beta) ==
         StoreOutcome::Superseded);
-  CHECK(store.count_games() == 1);
+  CHECK(store.queries().count_games() == 1);
   CHECK(superseded_rows(store) == 1);
   CHECK(store.integrity_check() == "ok");
 }
@@ -563,14 +574,14 @@ STORE_TEST("a statement failing inside a transaction leaves nothing behind and t
 STORE_TEST("ending a gone worker's leases makes its pairs claimable at once, in schedule order") {
   db::Store store = database.open();
   const Setup s = setup(store);
-  const auto gone = store.register_worker(identity(1));
-  const auto next = store.register_worker(identity(2));
-  store.add_pairs(s.tournament, slots(3));
-  auto a = store.claim_pair(s.tournament, gone, 600s);
+  const auto gone = store.work().register_worker(identity(1));
+  const auto next = store.work().register_worker(identity(2));
+  store.work().add_pairs(s.tournament, slots(3));
+  auto a = store.work().claim_pair(s.tournament, gone, 600s);
   REQUIRE(a.status == ClaimStatus::Claimed);
   CHECK(a.claim->schedule_index == 0);
 
-  const auto holders = store.lease_holders(s.tournament);
+  const auto holders = store.work().lease_holders(s.tournament);
   REQUIRE(holders.size() == 1);
   CHECK(holders[0].first == gone);
   CHECK(holders[0].second.host == "host-1");
@@ -579,14 +590,14 @@ STORE_TEST("ending a gone worker's leases makes its pairs claimable at once, in 
 
   // Under a live lease the first pair is not another worker's; once ended, it is the first
   // one claimed again, as a new attempt.
-  store.expire_leases(gone);
-  auto b = store.claim_pair(s.tournament, next, 600s);
+  store.work().expire_leases(gone);
+  auto b = store.work().claim_pair(s.tournament, next, 600s);
   REQUIRE(b.status == ClaimStatus::Claimed);
   CHECK(b.claim->schedule_index == 0);
   CHECK(b.claim->attempt == a.claim->attempt + 1);
-  CHECK(store.lease_holders(s.tournament).size() == 1);
-  CHECK(store.lease_holders(s.tournament)[0].first == next);
+  CHECK(store.work().lease_holders(s.tournament).size() == 1);
+  CHECK(store.work().lease_holders(s.tournament)[0].first == next);
   // The gone worker's late result is kept aside, counted nowhere.
-  CHECK(store.store_game(*a.claim, game_of(*a.claim, 0), s.alpha, s.beta) ==
+  CHECK(store.games().store_game(*a.claim, game_of(*a.claim, 0), s.alpha, s.beta) ==
         StoreOutcome::Superseded);
 }

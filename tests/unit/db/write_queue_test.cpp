@@ -183,7 +183,7 @@ TEST_CASE("A store's write waits in the queue and fails as locked at its busy ti
     Holder holder(db);  // another Knightly process's write transaction, in the queue
     const auto start = clock_type::now();
     try {
-      store->create_tournament({"t", db::TournamentKind::Run, "", 1, ""});
+      store->catalog().create_tournament({"t", db::TournamentKind::Run, "", 1, ""});
       FAIL("the write went through while another process held the queue");
     } catch (const db::StoreException& e) {
       INFO(e.what());
@@ -194,6 +194,6 @@ TEST_CASE("A store's write waits in the queue and fails as locked at its busy ti
     CHECK(holder.release() == 0);
   }
   // Once it is gone, the same store writes.
-  CHECK(store->create_tournament({"t", db::TournamentKind::Run, "", 1, ""}).id > 0);
+  CHECK(store->catalog().create_tournament({"t", db::TournamentKind::Run, "", 1, ""}).id > 0);
   CHECK(std::filesystem::exists(db + "-lock"));
 }

@@ -46,10 +46,11 @@ struct Fixture {
   Store store;
   std::int64_t t = 0, a = 0, a2 = 0, b = 0;
   explicit Fixture(const test::TestDatabase& database) : store(database.open()) {
-    t = store.create_tournament({"night", db::TournamentKind::Run, "", 1, ""}).id;
-    a = store.upsert_engine({"alpha", "/bin/a", "Hash=1", "", "", "", false});
-    a2 = store.upsert_engine({"alpha", "/bin/a", "Hash=2", "", "", "", false});  // 2nd version
-    b = store.upsert_engine({"beta", "/bin/b", "", "", "", "", false});
+    t = store.catalog().create_tournament({"night", db::TournamentKind::Run, "", 1, ""}).id;
+    a = store.catalog().upsert_engine({"alpha", "/bin/a", "Hash=1", "", "", "", false});
+    a2 = store.catalog().upsert_engine(
+        {"alpha", "/bin/a", "Hash=2", "", "", "", false});  // 2nd version
+    b = store.catalog().upsert_engine({"beta", "/bin/b", "", "", "", "", false});
   }
 };
 
@@ -65,10 +66,10 @@ const db::MoveStats* find(const std::vector<db::MoveStats>& rows, const std::str
 STORE_TEST("report: move_stats: per engine and move number, book moves left out, versions merged") {
   Fixture f(database);
   // Game 1: alpha (version 1) White, 6 plies, 2 of them book.
-  f.store.insert_game(f.t, game(0, "alpha", "beta", 6, 2), f.a, f.b);
+  f.store.games().insert_game(f.t, game(0, "alpha", "beta", 6, 2), f.a, f.b);
   // Game 2: beta White against alpha's 2nd version, no book.
-  f.store.insert_game(f.t, game(1, "beta", "alpha", 4, 0), f.b, f.a2);
-  const auto rows = f.store.move_stats({});
+  f.store.games().insert_game(f.t, game(1, "beta", "alpha", 4, 0), f.b, f.a2);
+  const auto rows = f.store.queries().move_stats({});
   // alpha: game 1 plies 2, 4 (moves 2, 3); game 2 plies 1, 3 (moves 1, 2).
   const auto* a1 = find(rows, "alpha", 1);
   const auto* a2 = find(rows, "alpha", 2);
@@ -98,7 +99,7 @@ STORE_TEST("report: move_stats: per engine and move number, book moves left out,
   for (const auto& r : rows) total += r.moves;
   CHECK(total == 4 + 4);  // every non-book move once
   // The newest game only.
-  const auto newest = f.store.move_stats({}, 1);
+  const auto newest = f.store.queries().move_stats({}, 1);
   total = 0;
   for (const auto& r : newest) total += r.moves;
   CHECK(total == 4);
@@ -106,17 +107,17 @@ STORE_TEST("report: move_stats: per engine and move number, book moves left out,
   // A filter that matches nothing.
   GameFilter none;
   none.engines = {"nobody"};
-  CHECK(f.store.move_stats(none).empty());
+  CHECK(f.store.queries().move_stats(none).empty());
 }
 
 STORE_TEST(
     "report: move_stats: a game starting with Black to move counts its first ply as Black's") {
   Fixture f(database);
-  f.store.insert_game(
+  f.store.games().insert_game(
       f.t,
       game(0, "alpha", "beta", 3, 0, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
       f.a, f.b);
-  const auto rows = f.store.move_stats({});
+  const auto rows = f.store.queries().move_stats({});
   // Plies 0 and 2 are beta's (Black), moves 1 and 2; ply 1 is alpha's move 2.
   REQUIRE(find(rows, "beta", 1));
   CHECK(find(rows, "beta", 1)->depth_sum == 1);
@@ -134,8 +135,8 @@ STORE_TEST(
   GameRecord g = game(0, "alpha", "beta", 4, 0);
   g.moves[2].eval.mate = 3;  // alpha's move 2: Stockfish reports depth 245 with a mate
   g.moves[2].eval.depth = 245;
-  f.store.insert_game(f.t, g, f.a, f.b);
-  const auto rows = f.store.move_stats({});
+  f.store.games().insert_game(f.t, g, f.a, f.b);
+  const auto rows = f.store.queries().move_stats({});
   const auto* a2 = find(rows, "alpha", 2);
   REQUIRE(a2);
   CHECK(a2->moves == 1);
@@ -150,11 +151,11 @@ STORE_TEST(
 STORE_TEST("report: for_each_result: stored order, names, results") {
   Fixture f(database);
   // Stored out of schedule order: index 3 first.
-  f.store.insert_game(f.t, game(3, "beta", "alpha", 2, 0), f.b, f.a);
-  f.store.insert_game(f.t, game(0, "alpha", "beta", 2, 0), f.a, f.b);
-  f.store.insert_game(f.t, game(1, "beta", "alpha", 2, 0), f.b, f.a2);
+  f.store.games().insert_game(f.t, game(3, "beta", "alpha", 2, 0), f.b, f.a);
+  f.store.games().insert_game(f.t, game(0, "alpha", "beta", 2, 0), f.a, f.b);
+  f.store.games().insert_game(f.t, game(1, "beta", "alpha", 2, 0), f.b, f.a2);
   std::vector<db::StoredResult> seen;
-  f.store.for_each_result({}, [&](const db::StoredResult& r) { seen.push_back(r); });
+  f.store.queries().for_each_result({}, [&](const db::StoredResult& r) { seen.push_back(r); });
   REQUIRE(seen.size() == 3);
   CHECK(seen[0].round == 1);
   CHECK(seen[0].game_in_pair == 1);
@@ -170,30 +171,31 @@ STORE_TEST("report: for_each_result: stored order, names, results") {
 STORE_TEST("report: game_page: newest first, keyed by id, filtered") {
   Fixture f(database);
   for (int i = 0; i < 7; ++i)
-    f.store.insert_game(f.t, game(i, i % 2 ? "beta" : "alpha", i % 2 ? "alpha" : "beta", 2, 0),
-                        i % 2 ? f.b : f.a, i % 2 ? f.a : f.b);
-  auto first = f.store.game_page({}, 0, 3);
+    f.store.games().insert_game(f.t,
+                                game(i, i % 2 ? "beta" : "alpha", i % 2 ? "alpha" : "beta", 2, 0),
+                                i % 2 ? f.b : f.a, i % 2 ? f.a : f.b);
+  auto first = f.store.queries().game_page({}, 0, 3);
   REQUIRE(first.size() == 3);
   CHECK(first[0].id == 7);
   CHECK(first[2].id == 5);
   CHECK(first[0].tournament == "night");
-  auto second = f.store.game_page({}, first.back().id, 3);
+  auto second = f.store.queries().game_page({}, first.back().id, 3);
   REQUIRE(second.size() == 3);
   CHECK(second[0].id == 4);
-  auto last = f.store.game_page({}, second.back().id, 3);
+  auto last = f.store.queries().game_page({}, second.back().id, 3);
   REQUIRE(last.size() == 1);
   CHECK(last[0].id == 1);
-  CHECK(f.store.game_page({}, 1, 3).empty());
+  CHECK(f.store.queries().game_page({}, 1, 3).empty());
   GameFilter wins;
   wins.result = "1-0";
-  for (const auto& g : f.store.game_page(wins, 0, 10)) CHECK(g.result == Result::WhiteWins);
-  CHECK(f.store.game_page(wins, 0, 10).size() == 3);  // indexes 0, 3, 6
+  for (const auto& g : f.store.queries().game_page(wins, 0, 10)) CHECK(g.result == Result::WhiteWins);
+  CHECK(f.store.queries().game_page(wins, 0, 10).size() == 3);  // indexes 0, 3, 6
 }
 
 STORE_TEST("report: game: one game with its moves, none for an unknown id") {
   Fixture f(database);
-  const auto id = f.store.insert_game(f.t, game(0, "alpha", "beta", 5, 1), f.a, f.b);
-  auto g = f.store.game(id);
+  const auto id = f.store.games().insert_game(f.t, game(0, "alpha", "beta", 5, 1), f.a, f.b);
+  auto g = f.store.queries().game(id);
   REQUIRE(g);
   CHECK(g->record.white == "alpha");
   CHECK(g->record.black == "beta");
@@ -203,37 +205,37 @@ STORE_TEST("report: game: one game with its moves, none for an unknown id") {
   CHECK(g->record.moves[4].uci == "f1b5");
   CHECK(g->record.moves[4].clock_left_ms == 996);
   CHECK(g->record.result == Result::WhiteWins);
-  CHECK_FALSE(f.store.game(id + 1));
+  CHECK_FALSE(f.store.queries().game(id + 1));
 }
 
 STORE_TEST("report: data_generation: changes with a stored game and a tournament's status") {
   auto writer = database.open();
-  const auto t = writer.create_tournament({"gen", db::TournamentKind::Run, "", 1, ""});
-  const auto a = writer.upsert_engine({"alpha", "", "", "", "", "", true});
-  const auto b = writer.upsert_engine({"beta", "", "", "", "", "", true});
+  const auto t = writer.catalog().create_tournament({"gen", db::TournamentKind::Run, "", 1, ""});
+  const auto a = writer.catalog().upsert_engine({"alpha", "", "", "", "", "", true});
+  const auto b = writer.catalog().upsert_engine({"beta", "", "", "", "", "", true});
   db::StoreOptions ro;
   ro.mode = db::OpenMode::ReadOnly;
   auto reader = database.open(ro);
-  const std::string g0 = reader.data_generation();
-  writer.insert_game(t.id, game(0, "alpha", "beta", 2, 0), a, b);
-  const std::string g1 = reader.data_generation();
+  const std::string g0 = reader.queries().data_generation();
+  writer.games().insert_game(t.id, game(0, "alpha", "beta", 2, 0), a, b);
+  const std::string g1 = reader.queries().data_generation();
   CHECK(g1 != g0);
-  CHECK(reader.data_generation() == g1);
-  writer.set_tournament_status(t.id, db::TournamentStatus::Finished);
-  CHECK(reader.data_generation() != g1);
+  CHECK(reader.queries().data_generation() == g1);
+  writer.catalog().set_tournament_status(t.id, db::TournamentStatus::Finished);
+  CHECK(reader.queries().data_generation() != g1);
 }
 
 STORE_TEST("report: leased_pairs: the pairs under a live lease, their worker and position") {
   Fixture f(database);
-  const auto w = f.store.register_worker({"hostA", 4242, "2026-01-01T00:00:00.000Z"});
+  const auto w = f.store.work().register_worker({"hostA", 4242, "2026-01-01T00:00:00.000Z"});
   std::vector<db::PairSlot> slots{{0, 0, 2, 0}, {0, 1, 2, 2}, {1, 0, 1, 4}};
-  f.store.add_pairs(f.t, slots);
-  CHECK(f.store.leased_pairs().empty());
-  const std::string g0 = f.store.data_generation();
-  auto c = f.store.claim_pair(f.t, w, std::chrono::minutes(1));
+  f.store.work().add_pairs(f.t, slots);
+  CHECK(f.store.queries().leased_pairs().empty());
+  const std::string g0 = f.store.queries().data_generation();
+  auto c = f.store.work().claim_pair(f.t, w, std::chrono::minutes(1));
   REQUIRE(c.status == db::ClaimStatus::Claimed);
-  CHECK(f.store.data_generation() != g0);  // a claim shows as a change
-  auto leased = f.store.leased_pairs();
+  CHECK(f.store.queries().data_generation() != g0);  // a claim shows as a change
+  auto leased = f.store.queries().leased_pairs();
   REQUIRE(leased.size() == 1);
   CHECK(leased[0].tournament_id == f.t);
   CHECK(leased[0].round == 0);
@@ -248,9 +250,9 @@ STORE_TEST("report: leased_pairs: the pairs under a live lease, their worker and
   CHECK(leased[0].live_game == -1);  // no position recorded yet
   CHECK(leased[0].live_fen.empty());
   // The worker records its game's position; the newest one is listed.
-  f.store.set_live_position(*c.claim, 0, 1, "fen after one ply");
-  f.store.set_live_position(*c.claim, 0, 2, "fen after two plies");
-  leased = f.store.leased_pairs();
+  f.store.work().set_live_position(*c.claim, 0, 1, "fen after one ply");
+  f.store.work().set_live_position(*c.claim, 0, 2, "fen after two plies");
+  leased = f.store.queries().leased_pairs();
   REQUIRE(leased.size() == 1);
   CHECK(leased[0].live_game == 0);
   CHECK(leased[0].live_ply == 2);
@@ -258,20 +260,20 @@ STORE_TEST("report: leased_pairs: the pairs under a live lease, their worker and
   // A claim that is no longer the pair's records nothing.
   db::Claim stale = *c.claim;
   stale.attempt -= 1;
-  f.store.set_live_position(stale, 1, 9, "stale");
-  CHECK(f.store.leased_pairs().at(0).live_fen == "fen after two plies");
+  f.store.work().set_live_position(stale, 1, 9, "stale");
+  CHECK(f.store.queries().leased_pairs().at(0).live_fen == "fen after two plies");
   // Its first game stored: still leased, with the game marked.
   GameRecord g = game(0, "alpha", "beta", 2, 0);
-  f.store.store_game(*c.claim, g, f.a, f.b);
-  leased = f.store.leased_pairs();
+  f.store.games().store_game(*c.claim, g, f.a, f.b);
+  leased = f.store.queries().leased_pairs();
   REQUIRE(leased.size() == 1);
   CHECK(leased[0].stored_mask == 1);
   // Released: no longer being played.
-  f.store.release_claim(*c.claim);
-  CHECK(f.store.leased_pairs().empty());
+  f.store.work().release_claim(*c.claim);
+  CHECK(f.store.queries().leased_pairs().empty());
   // A lease that has run out is not listed.
-  auto d = f.store.claim_pair(f.t, w, std::chrono::milliseconds(1));
+  auto d = f.store.work().claim_pair(f.t, w, std::chrono::milliseconds(1));
   REQUIRE(d.status == db::ClaimStatus::Claimed);
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  CHECK(f.store.leased_pairs().empty());
+  CHECK(f.store.queries().leased_pairs().empty());
 }

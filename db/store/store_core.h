@@ -1,6 +1,8 @@
 #pragma once
-// Store's private state, shared by store.cpp (open, writes), store_queries.cpp (reads) and
-// store_work.cpp (claims and leases).
+// What the parts of a Store (catalog.h, game_writes.h, work.h, test_queue.h, tunes.h,
+// queries.h) share: the one Database, the options it was opened with, the lock that
+// serializes calls, the engine-name cache, and the retry of a transaction. Private to
+// db/store.
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -14,12 +16,13 @@
 
 #include "db/store/database.h"
 #include "db/store/statement.h"
-#include "db/store/store.h"
+#include "db/store/store_error.h"
+#include "db/store/store_options.h"
+#include "db/records/store_types.h"
 #include "db/store/transaction.h"
+#include "db/records/utc_time.h"
 
 namespace knightly::db {
-
-inline constexpr int kMoveColumns = 18;  // values bound per row of moves
 
 // The columns of a move as every reader selects them, in read_move's order, and the one
 // reader of such a row; a move's match_line lines are stored joined by newlines.
@@ -27,30 +30,37 @@ inline constexpr const char* kMoveSelect =
     "SELECT uci, san, score_cp, mate, depth, seldepth, nodes, time_ms, clock_left_ms, book, nps, "
     "hashfull, tbhits, latency_ms, pv, lines FROM moves WHERE game_id = ? ORDER BY ply";
 MoveRecord read_move(const Statement& st);
+
+// The columns of a game as the game lists read them (Queries::read_summary's order), and of
+// a whole game as export and the game page read it (Queries::read_stored_game's order). Each is
+// followed by the caller's WHERE, ORDER BY and LIMIT.
+inline constexpr const char* kSummarySelect =
+    "SELECT g.id, g.tournament_id, t.name, g.round, g.pair, g.game_in_pair, g.schedule_index, "
+    "g.white_id, g.black_id, g.result, g.termination, g.reason, g.plies, g.started_at, "
+    "g.duration_ms, g.time_control, g.opening_source "
+    "FROM games g JOIN tournaments t ON t.id = g.tournament_id";
+inline constexpr const char* kStoredGameSelect =
+    "SELECT g.id, g.tournament_id, g.round, g.pair, g.game_in_pair, g.schedule_index, "
+    "g.white_id, g.black_id, g.opening_fen, g.opening_moves, g.opening_source, g.result, "
+    "g.termination, g.reason, g.started_at, g.duration_ms, g.time_control, g.pgn FROM games g";
 std::string join_lines(const std::vector<std::string>& lines);
 
-struct Store::Impl {
-  Impl(Database database, StoreOptions opts) : db(std::move(database)), options(opts) {}
+struct StoreCore {
+  StoreCore(Database database, StoreOptions opts) : db(std::move(database)), options(opts) {}
 
   Database db;
   StoreOptions options;
   int version = 0;
+  // Every call of every part holds it: several game workers may share one Store.
   mutable std::recursive_mutex mutex;
-  // Prepared once and reused: the per-game hot path.
-  std::optional<Statement> insert_game;
-  // insert_moves[n] inserts n moves in one statement: a game's moves go in blocks of
-  // kMoveBlock and one statement for the rest (a 60-ply game: 2 statements, one round trip
-  // each on a server). Prepared when first needed.
-  static constexpr int kMoveBlock = 32;  // x kMoveColumns bound values: under SQLite's 999
-  std::array<std::optional<Statement>, kMoveBlock + 1> insert_moves;
-  std::optional<Statement> insert_claimed_game;  // only under the claim's current attempt
-  std::optional<Statement> select_moves;
 
   // engine id -> name, refreshed when an unknown id shows up.
   mutable std::unordered_map<std::int64_t, std::string> engine_names;
   const std::string& engine_name(std::int64_t id) const;
 
   Tournament read_tournament(const Statement& st) const;  // columns of kTournamentColumns
+  // The tournament with that id; the caller holds the mutex.
+  std::optional<Tournament> tournament(std::int64_t id) const;
 
   // Runs fn() in a write transaction and commits it. A lock that is only transient (SQLite
   // answering busy at once rather than after its busy timeout, a PostgreSQL deadlock or
@@ -91,7 +101,7 @@ auto with_retry(int busy_timeout_ms, const std::string& what, F&& attempt) -> de
 }  // namespace detail
 
 template <class F>
-auto Store::Impl::write(const std::string& what, F&& fn, Commit commit) -> decltype(fn()) {
+auto StoreCore::write(const std::string& what, F&& fn, Commit commit) -> decltype(fn()) {
   return detail::with_retry(options.busy_timeout_ms, what, [&]() -> decltype(fn()) {
     db.check_not_moved(what);
     Transaction tx(db, Transaction::Mode::Immediate, commit);
@@ -107,23 +117,19 @@ auto Store::Impl::write(const std::string& what, F&& fn, Commit commit) -> declt
 }
 
 template <class F>
-auto Store::Impl::read(const std::string& what, F&& fn) const -> decltype(fn()) {
+auto StoreCore::read(const std::string& what, F&& fn) const -> decltype(fn()) {
   return detail::with_retry(options.busy_timeout_ms, what, fn);
 }
 
 // "storing game (round 1, pair 0, game 1) of tournament 3": what messages say a store did.
 std::string game_text(std::int64_t tournament_id, const GameId& id);
-// Refuses a game without a result (ErrorKind::Invalid).
-void check_game(const Database& db, const GameRecord& game);
-// Inserts one game and its moves inside the caller's transaction; returns its row id.
-// content_hash: imported games only (else nullptr); worker_id: 0 for none. With a claim,
-// only while the claim is still its pair's current attempt (the pair's row is then locked
-// until the transaction ends); returns 0, inserting nothing, when it is not.
-std::int64_t insert_game_rows(Store::Impl& s, std::int64_t tournament_id,
-                              const GameRecord& game, const GameId& id,
-                              std::int64_t white, std::int64_t black,
-                              const std::string* content_hash, std::int64_t worker_id,
-                              const Claim* claim);
+// "pair (round 1, pair 0) of tournament 3".
+std::string pair_text(const Claim& claim);
+
+// A pair's stored_mask has bit 0 for game 0 and bit 1 for game 1; a pair is done when every
+// one of its games is stored. Written with CASE rather than shifts, which PostgreSQL types
+// strictly.
+inline constexpr const char* kFullMask = "(CASE WHEN games = 2 THEN 3 ELSE 1 END)";
 
 // Inserts a tournament row (status running) inside the caller's transaction; returns its id.
 // Conflict when a live tournament has the name.

@@ -1,7 +1,8 @@
-// Store's test queue: tests submitted for `knightly work`, the commits of engines built from
+// The Store's test queue: tests submitted for `knightly work`, the commits of engines built from
 // their source, the speed of each worker (docs/regression-testing.md, docs/schema.md).
-#include "db/store/store.h"
-#include "db/store/store_impl.h"
+#include "db/store/test_queue.h"
+
+#include "db/store/store_core.h"
 
 namespace knightly::db {
 
@@ -53,7 +54,7 @@ constexpr const char* kTestColumns =
     "(p.state = 'leased' AND p.lease_until_ms < now_ms()))) "
     "FROM tests q JOIN tournaments t ON t.id = q.tournament_id";
 
-QueuedTest read_test(const Store::Impl& s, const Statement& st) {
+QueuedTest read_test(const StoreCore& s, const Statement& st) {
   QueuedTest q;
   q.tournament = s.read_tournament(st);
   q.priority = st.int32(9);
@@ -73,11 +74,11 @@ QueuedTest read_test(const Store::Impl& s, const Statement& st) {
 
 }  // namespace
 
-std::vector<SourceCommitRecord> Store::source_commits(std::int64_t tournament_id) const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->read("reading the commits of tournament " + std::to_string(tournament_id), [&] {
-    Statement st(impl_->db, std::string("SELECT ") + kSourceColumns +
-                                " FROM tournament_sources WHERE tournament_id = ? ORDER BY engine");
+std::vector<SourceCommitRecord> TestQueue::source_commits(std::int64_t tournament_id) const {
+  std::lock_guard lock(core_.mutex);
+  return core_.read("reading the commits of tournament " + std::to_string(tournament_id), [&] {
+    Statement st(core_.db, std::string("SELECT ") + kSourceColumns +
+                               " FROM tournament_sources WHERE tournament_id = ? ORDER BY engine");
     st.bind(1, tournament_id);
     std::vector<SourceCommitRecord> out;
     while (st.step()) out.push_back(read_source(st));
@@ -85,40 +86,40 @@ std::vector<SourceCommitRecord> Store::source_commits(std::int64_t tournament_id
   });
 }
 
-SourceCommitRecord Store::record_source_commit(std::int64_t tournament_id,
-                                               const SourceCommitRecord& record) {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->write(
+SourceCommitRecord TestQueue::record_source_commit(std::int64_t tournament_id,
+                                                   const SourceCommitRecord& record) {
+  std::lock_guard lock(core_.mutex);
+  return core_.write(
       "recording the commit of engine '" + record.name + "' of tournament " +
           std::to_string(tournament_id),
       [&] {
-        insert_source(impl_->db, tournament_id, record);
-        Statement st(impl_->db, std::string("SELECT ") + kSourceColumns +
-                                    " FROM tournament_sources WHERE "
-                                    "tournament_id = ? AND engine = ?");
+        insert_source(core_.db, tournament_id, record);
+        Statement st(core_.db, std::string("SELECT ") + kSourceColumns +
+                                   " FROM tournament_sources WHERE "
+                                   "tournament_id = ? AND engine = ?");
         st.bind(1, tournament_id).bind(2, record.engine);
         if (!st.step())
-          throw StoreException(describe_error(ErrorKind::Io, impl_->db.path(), "recording a commit",
+          throw StoreException(describe_error(ErrorKind::Io, core_.db.path(), "recording a commit",
                                               "the row is not there"));
         return read_source(st);
       });
 }
 
-void Store::set_engine_source(std::int64_t engine_id, const std::string& repo,
-                              const std::string& commit) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->write("recording the commit of engine version " + std::to_string(engine_id), [&] {
-    Statement st(impl_->db,
+void TestQueue::set_engine_source(std::int64_t engine_id, const std::string& repo,
+                                  const std::string& commit) {
+  std::lock_guard lock(core_.mutex);
+  core_.write("recording the commit of engine version " + std::to_string(engine_id), [&] {
+    Statement st(core_.db,
                  "UPDATE engines SET source_repo = ?, source_commit = ? WHERE id = ? AND "
                  "(source_repo <> ? OR source_commit <> ?)");
     st.bind(1, repo).bind(2, commit).bind(3, engine_id).bind(4, repo).bind(5, commit).run();
   });
 }
 
-std::vector<EngineSourceRow> Store::engine_sources() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->read("reading the engines built from source", [&] {
-    Statement st(impl_->db,
+std::vector<EngineSourceRow> TestQueue::engine_sources() const {
+  std::lock_guard lock(core_.mutex);
+  return core_.read("reading the engines built from source", [&] {
+    Statement st(core_.db,
                  "SELECT id, source_repo, source_commit FROM engines WHERE source_commit <> '' "
                  "ORDER BY id");
     std::vector<EngineSourceRow> out;
@@ -127,24 +128,24 @@ std::vector<EngineSourceRow> Store::engine_sources() const {
   });
 }
 
-void Store::set_worker_speed(std::int64_t worker_id, std::int64_t tournament_id, double nps,
-                             double tc_factor) {
-  std::lock_guard lock(impl_->mutex);
+void TestQueue::set_worker_speed(std::int64_t worker_id, std::int64_t tournament_id, double nps,
+                                 double tc_factor) {
+  std::lock_guard lock(core_.mutex);
   // Lazy, as the worker's registration: a power cut loses it with the worker row's last seen.
-  impl_->write(
+  core_.write(
       "recording the speed of worker " + std::to_string(worker_id),
       [&] {
-        Statement st(impl_->db,
+        Statement st(core_.db,
                      "UPDATE workers SET tournament_id = ?, nps = ?, tc_factor = ? WHERE id = ?");
         st.bind(1, tournament_id).bind(2, nps).bind(3, tc_factor).bind(4, worker_id).run();
       },
       Commit::Lazy);
 }
 
-std::vector<WorkerSpeed> Store::worker_speeds() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->read("reading the speeds of the workers", [&] {
-    Statement st(impl_->db,
+std::vector<WorkerSpeed> TestQueue::worker_speeds() const {
+  std::lock_guard lock(core_.mutex);
+  return core_.read("reading the speeds of the workers", [&] {
+    Statement st(core_.db,
                  "SELECT id, COALESCE(tournament_id, 0), nps, COALESCE(tc_factor, 1) "
                  "FROM workers WHERE nps IS NOT NULL ORDER BY id");
     std::vector<WorkerSpeed> out;
@@ -153,15 +154,15 @@ std::vector<WorkerSpeed> Store::worker_speeds() const {
   });
 }
 
-Tournament Store::submit_test(const NewTest& test) {
-  std::lock_guard lock(impl_->mutex);
+Tournament TestQueue::submit_test(const NewTest& test) {
+  std::lock_guard lock(core_.mutex);
   if (test.format != "toml" && test.format != "sprt")
-    throw StoreException(describe_error(ErrorKind::Invalid, impl_->db.path(), "submitting a test",
+    throw StoreException(describe_error(ErrorKind::Invalid, core_.db.path(), "submitting a test",
                                         "format '" + test.format + "' (toml or sprt)"));
-  const std::int64_t id = impl_->write("submitting test '" + test.tournament.name + "'", [&] {
-    const std::int64_t tid = insert_tournament(impl_->db, test.tournament);
+  const std::int64_t id = core_.write("submitting test '" + test.tournament.name + "'", [&] {
+    const std::int64_t tid = insert_tournament(core_.db, test.tournament);
     if (test.sprt) {
-      Statement st(impl_->db,
+      Statement st(core_.db,
                    "UPDATE tournaments SET sprt_elo0 = ?, sprt_elo1 = ?, sprt_alpha = ?, "
                    "sprt_beta = ?, sprt_model = ? WHERE id = ?");
       st.bind(1, test.sprt->elo0)
@@ -172,7 +173,7 @@ Tournament Store::submit_test(const NewTest& test) {
           .bind(6, tid)
           .run();
     }
-    Statement q(impl_->db,
+    Statement q(core_.db,
                 "INSERT INTO tests (tournament_id, priority, submitter, submitted_at, format, "
                 "definition, source_path) VALUES (?, ?, ?, ?, ?, ?, ?)");
     q.bind(1, tid)
@@ -183,54 +184,54 @@ Tournament Store::submit_test(const NewTest& test) {
         .bind(6, test.definition)
         .bind(7, test.source_path)
         .run();
-    for (const auto& s : test.sources) insert_source(impl_->db, tid, s);
+    for (const auto& s : test.sources) insert_source(core_.db, tid, s);
     return tid;
   });
-  return *tournament(id);
+  return *core_.tournament(id);
 }
 
-std::vector<QueuedTest> Store::tests() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->read("reading the tests", [&] {
-    Statement st(impl_->db, std::string("SELECT ") + kTestColumns + " ORDER BY t.id DESC");
+std::vector<QueuedTest> TestQueue::tests() const {
+  std::lock_guard lock(core_.mutex);
+  return core_.read("reading the tests", [&] {
+    Statement st(core_.db, std::string("SELECT ") + kTestColumns + " ORDER BY t.id DESC");
     std::vector<QueuedTest> out;
-    while (st.step()) out.push_back(read_test(*impl_, st));
+    while (st.step()) out.push_back(read_test(core_, st));
     return out;
   });
 }
 
-std::optional<QueuedTest> Store::test(std::int64_t tournament_id) const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->read(
+std::optional<QueuedTest> TestQueue::test(std::int64_t tournament_id) const {
+  std::lock_guard lock(core_.mutex);
+  return core_.read(
       "reading test " + std::to_string(tournament_id), [&]() -> std::optional<QueuedTest> {
-        Statement st(impl_->db, std::string("SELECT ") + kTestColumns + " WHERE t.id = ?");
+        Statement st(core_.db, std::string("SELECT ") + kTestColumns + " WHERE t.id = ?");
         st.bind(1, tournament_id);
         if (!st.step()) return std::nullopt;
-        return read_test(*impl_, st);
+        return read_test(core_, st);
       });
 }
 
-std::vector<QueuedTest> Store::open_tests() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->read("reading the open tests", [&] {
+std::vector<QueuedTest> TestQueue::open_tests() const {
+  std::lock_guard lock(core_.mutex);
+  return core_.read("reading the open tests", [&] {
     // Aborted: its last worker was interrupted; it is open for the next one.
-    Statement st(impl_->db, std::string("SELECT ") + kTestColumns +
-                                " WHERE t.status IN ('running', 'aborted') AND "
-                                "t.stop_requested = 0 ORDER BY q.priority DESC, 18, t.id");
+    Statement st(core_.db, std::string("SELECT ") + kTestColumns +
+                               " WHERE t.status IN ('running', 'aborted') AND "
+                               "t.stop_requested = 0 ORDER BY q.priority DESC, 18, t.id");
     std::vector<QueuedTest> out;
-    while (st.step()) out.push_back(read_test(*impl_, st));
+    while (st.step()) out.push_back(read_test(core_, st));
     return out;
   });
 }
 
-std::int64_t Store::request_stop_all() {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->write("asking every worker to stop", [&] {
-    Statement st(impl_->db,
+std::int64_t TestQueue::request_stop_all() {
+  std::lock_guard lock(core_.mutex);
+  return core_.write("asking every worker to stop", [&] {
+    Statement st(core_.db,
                  "UPDATE queue_control SET stop_epoch = stop_epoch + 1 WHERE id = 1 "
                  "RETURNING stop_epoch");
     if (!st.step())
-      throw StoreException(describe_error(ErrorKind::Io, impl_->db.path(),
+      throw StoreException(describe_error(ErrorKind::Io, core_.db.path(),
                                           "asking every worker to stop",
                                           "the queue_control row is missing"));
     const std::int64_t epoch = st.int64(0);
@@ -239,10 +240,10 @@ std::int64_t Store::request_stop_all() {
   });
 }
 
-std::int64_t Store::stop_epoch() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->read("reading the queue's stop epoch", [&] {
-    Statement st(impl_->db, "SELECT stop_epoch FROM queue_control WHERE id = 1");
+std::int64_t TestQueue::stop_epoch() const {
+  std::lock_guard lock(core_.mutex);
+  return core_.read("reading the queue's stop epoch", [&] {
+    Statement st(core_.db, "SELECT stop_epoch FROM queue_control WHERE id = 1");
     return st.step() ? st.int64(0) : std::int64_t{0};
   });
 }

@@ -1,15 +1,15 @@
-// Store's read side for `knightly report` and `knightly serve`: move statistics per engine,
-// results in stored order, the game list by pages, one game with its moves, and a generation
-// key for caches. Plain SQL with bound parameters (no PRAGMAs, no SQLite-only functions), so
-// the same text serves every backend.
+// The Store's read queries for the pages of `knightly report` and `knightly serve`: move statistics
+// per engine, results in stored order, the game list by pages, one game with its moves, and a
+// generation key for caches. Plain SQL with bound parameters (no PRAGMAs, no SQLite-only
+// functions), so the same text serves every backend.
 #include <algorithm>
 #include <bit>
 #include <map>
 #include <utility>
 
 #include "db/store/game_filter.h"
-#include "db/store/store.h"
-#include "db/store/store_impl.h"
+#include "db/store/queries.h"
+#include "db/store/store_core.h"
 
 namespace knightly::db {
 
@@ -29,9 +29,9 @@ constexpr const char* kBlackFirst =
 
 }  // namespace
 
-std::vector<MoveStats> Store::move_stats(const GameFilter& filter,
-                                         std::int64_t newest_games) const {
-  std::lock_guard lock(impl_->mutex);
+std::vector<MoveStats> Queries::move_stats(const GameFilter& filter,
+                                           std::int64_t newest_games) const {
+  std::lock_guard lock(core_.mutex);
   FilterSql f = filter_sql(filter);
   std::vector<Value> params = f.params;
   std::string where = and_where(f, "m.book = 0");
@@ -44,7 +44,7 @@ std::vector<MoveStats> Store::move_stats(const GameFilter& filter,
   }
   // moves.ply counts from 1; `side` is even for White's moves.
   const std::string side = std::string("(m.ply - 1 + ") + kBlackFirst + ")";
-  Statement st(impl_->db,
+  Statement st(core_.db,
                "SELECT CASE WHEN " + side +
                    " % 2 = 0 THEN g.white_id ELSE g.black_id END AS eid, " + side +
                    " / 2 + 1 AS mv, count(*), "
@@ -62,7 +62,7 @@ std::vector<MoveStats> Store::move_stats(const GameFilter& filter,
   // Versions of one engine count as one engine: merged by name.
   std::map<std::pair<std::string, int>, MoveStats> merged;
   while (st.step()) {
-    const std::string& name = impl_->engine_name(st.int64(0));
+    const std::string& name = core_.engine_name(st.int64(0));
     const int mv = st.int32(1);
     MoveStats& s = merged[{name, mv}];
     s.engine = name;
@@ -84,18 +84,18 @@ std::vector<MoveStats> Store::move_stats(const GameFilter& filter,
   return out;
 }
 
-std::vector<EngineHealth> Store::engine_health(const GameFilter& filter) const {
-  std::lock_guard lock(impl_->mutex);
+std::vector<EngineHealth> Queries::engine_health(const GameFilter& filter) const {
+  std::lock_guard lock(core_.mutex);
   const FilterSql f = filter_sql(filter);
   std::map<std::string, EngineHealth> merged;
   auto of = [&](std::int64_t engine_id) -> EngineHealth& {
-    const std::string& name = impl_->engine_name(engine_id);
+    const std::string& name = core_.engine_name(engine_id);
     EngineHealth& h = merged[name];
     h.engine = name;
     return h;
   };
   // Games played, and lost by each fault: the loser is the side the result goes against.
-  Statement games(impl_->db,
+  Statement games(core_.db,
                   "SELECT e.eid, count(*), "
                   "CAST(sum(CASE WHEN e.lost = 1 AND e.termination = 'time forfeit' THEN 1 ELSE 0 "
                   "END) AS BIGINT), "
@@ -124,11 +124,11 @@ std::vector<EngineHealth> Store::engine_health(const GameFilter& filter) const {
   }
   // moves.ply counts from 1; `side` is even for White's moves.
   const std::string side = std::string("(m.ply - 1 + ") + kBlackFirst + ")";
-  Statement moves(impl_->db, "SELECT CASE WHEN " + side +
-                                 " % 2 = 0 THEN g.white_id ELSE g.black_id END AS eid, count(*), "
-                                 "CAST(sum(m.latency_ms) AS BIGINT), max(m.latency_ms) "
-                                 "FROM games g JOIN moves m ON m.game_id = g.id" +
-                                 and_where(f, "m.latency_ms IS NOT NULL") + " GROUP BY eid");
+  Statement moves(core_.db, "SELECT CASE WHEN " + side +
+                                " % 2 = 0 THEN g.white_id ELSE g.black_id END AS eid, count(*), "
+                                "CAST(sum(m.latency_ms) AS BIGINT), max(m.latency_ms) "
+                                "FROM games g JOIN moves m ON m.game_id = g.id" +
+                                and_where(f, "m.latency_ms IS NOT NULL") + " GROUP BY eid");
   moves.bind_all(f.params);
   while (moves.step()) {
     EngineHealth& h = of(moves.int64(0));
@@ -143,11 +143,11 @@ std::vector<EngineHealth> Store::engine_health(const GameFilter& filter) const {
   return out;
 }
 
-void Store::for_each_result(const GameFilter& filter,
-                            const std::function<void(const StoredResult&)>& callback) const {
-  std::lock_guard lock(impl_->mutex);
+void Queries::for_each_result(const GameFilter& filter,
+                              const std::function<void(const StoredResult&)>& callback) const {
+  std::lock_guard lock(core_.mutex);
   const FilterSql f = filter_sql(filter);
-  Statement st(impl_->db,
+  Statement st(core_.db,
                "SELECT g.id, g.tournament_id, g.round, g.pair, g.game_in_pair, g.white_id, "
                "g.black_id, g.result FROM games g" +
                    f.where + " ORDER BY g.id");
@@ -159,16 +159,16 @@ void Store::for_each_result(const GameFilter& filter,
     r.round = st.int32(2);
     r.pair = st.int32(3);
     r.game_in_pair = st.int32(4);
-    r.white = impl_->engine_name(st.int64(5));
-    r.black = impl_->engine_name(st.int64(6));
+    r.white = core_.engine_name(st.int64(5));
+    r.black = core_.engine_name(st.int64(6));
     r.result = parse_result(st.text(7)).value_or(Result::None);
     callback(r);
   }
 }
 
-std::vector<GameSummary> Store::game_page(const GameFilter& filter, std::int64_t before_id,
-                                          int limit) const {
-  std::lock_guard lock(impl_->mutex);
+std::vector<GameSummary> Queries::game_page(const GameFilter& filter, std::int64_t before_id,
+                                            int limit) const {
+  std::lock_guard lock(core_.mutex);
   FilterSql f = filter_sql(filter);
   std::string where = f.where;
   if (before_id > 0) {
@@ -176,88 +176,45 @@ std::vector<GameSummary> Store::game_page(const GameFilter& filter, std::int64_t
     f.params.emplace_back(before_id);
   }
   f.params.emplace_back(static_cast<std::int64_t>(limit));
-  Statement st(impl_->db,
-               "SELECT g.id, g.tournament_id, t.name, g.round, g.pair, g.game_in_pair, "
-               "g.schedule_index, g.white_id, g.black_id, g.result, g.termination, g.reason, "
-               "g.plies, g.started_at, g.duration_ms, g.time_control, g.opening_source "
-               "FROM games g JOIN tournaments t ON t.id = g.tournament_id" +
-                   where + " ORDER BY g.id DESC LIMIT ?");
+  Statement st(core_.db, std::string(kSummarySelect) + where + " ORDER BY g.id DESC LIMIT ?");
   st.bind_all(f.params);
   std::vector<GameSummary> out;
-  while (st.step()) {
-    GameSummary s;
-    s.id = st.int64(0);
-    s.tournament_id = st.int64(1);
-    s.tournament = st.text(2);
-    s.game_id = {st.int32(3), st.int32(4), st.int32(5), st.int32(6)};
-    s.white = impl_->engine_name(st.int64(7));
-    s.black = impl_->engine_name(st.int64(8));
-    s.result = parse_result(st.text(9)).value_or(Result::None);
-    s.termination = parse_termination(st.text(10)).value_or(Termination::None);
-    s.reason = st.text(11);
-    s.plies = st.int32(12);
-    s.started_at = st.text(13);
-    s.duration_ms = st.int64(14);
-    s.time_control = st.text(15);
-    s.opening_source = st.text(16);
-    out.push_back(std::move(s));
-  }
+  while (st.step()) out.push_back(read_summary(st));
   return out;
 }
 
-std::optional<StoredGame> Store::game(std::int64_t id) const {
-  std::lock_guard lock(impl_->mutex);
-  Statement st(impl_->db,
-               "SELECT g.tournament_id, g.round, g.pair, g.game_in_pair, g.schedule_index, "
-               "g.white_id, g.black_id, g.opening_fen, g.opening_moves, g.opening_source, "
-               "g.result, g.termination, g.reason, g.started_at, g.duration_ms, g.time_control, "
-               "g.pgn FROM games g WHERE g.id = ?");
+std::optional<StoredGame> Queries::game(std::int64_t id) const {
+  std::lock_guard lock(core_.mutex);
+  Statement st(core_.db, std::string(kStoredGameSelect) + " WHERE g.id = ?");
   st.bind(1, id);
   if (!st.step()) return std::nullopt;
   StoredGame game;
-  game.id = id;
-  game.tournament_id = st.int64(0);
-  auto& r = game.record;
-  r.id = {st.int32(1), st.int32(2), st.int32(3), st.int32(4)};
-  game.white_engine_id = st.int64(5);
-  game.black_engine_id = st.int64(6);
-  r.white = impl_->engine_name(game.white_engine_id);
-  r.black = impl_->engine_name(game.black_engine_id);
-  r.start_fen = st.text(7);
-  game.opening_moves = st.text(8);
-  r.opening_source = st.text(9);
-  r.result = parse_result(st.text(10)).value_or(Result::None);
-  r.termination = parse_termination(st.text(11)).value_or(Termination::None);
-  r.reason = st.text(12);
-  r.start_time = st.text(13);
-  r.duration_ms = st.int64(14);
-  r.time_control = st.text(15);
-  r.pgn = st.text(16);
-  Statement ms(impl_->db, kMoveSelect);
+  read_stored_game(st, game);
+  Statement ms(core_.db, kMoveSelect);
   ms.bind(1, id);
-  while (ms.step()) r.moves.push_back(read_move(ms));
+  while (ms.step()) game.record.moves.push_back(read_move(ms));
   return game;
 }
 
-std::string Store::data_generation() const {
-  std::lock_guard lock(impl_->mutex);
+std::string Queries::data_generation() const {
+  std::lock_guard lock(core_.mutex);
   // The newest game id is found in the primary key; the tournaments table is small, and so
   // is the set of leased pairs (the index pairs_leased holds only them).
-  Statement g(impl_->db, "SELECT COALESCE(max(id), 0) FROM games");
+  Statement g(core_.db, "SELECT COALESCE(max(id), 0) FROM games");
   g.step();
   std::string out = "g" + std::to_string(g.int64(0));
-  Statement p(impl_->db,
+  Statement p(core_.db,
               "SELECT count(*), COALESCE(sum(attempt), 0) FROM pairs WHERE state = 'leased'");
   p.step();
   out += " p" + std::to_string(p.int64(0)) + ":" + std::to_string(p.int64(1));
-  Statement t(impl_->db, "SELECT id, status FROM tournaments ORDER BY id");
+  Statement t(core_.db, "SELECT id, status FROM tournaments ORDER BY id");
   while (t.step()) out += " t" + std::to_string(t.int64(0)) + ":" + t.text(1);
   return out;
 }
 
-std::vector<LeasedPair> Store::leased_pairs() const {
-  std::lock_guard lock(impl_->mutex);
-  Statement st(impl_->db,
+std::vector<LeasedPair> Queries::leased_pairs() const {
+  std::lock_guard lock(core_.mutex);
+  Statement st(core_.db,
                "SELECT p.tournament_id, p.round, p.pair, p.games, p.schedule_index, p.stored_mask, "
                "COALESCE(w.host, ''), COALESCE(w.pid, 0), p.lease_until_ms - now_ms(), "
                "COALESCE(now_ms() - w.last_seen_ms, 0), p.live_game, p.live_ply, p.live_fen "

@@ -1,11 +1,12 @@
-// Store's tunes: SPSA's settings, parameters and iterations beside a tournament whose rounds
+// The Store's tunes: SPSA's settings, parameters and iterations beside a tournament whose rounds
 // are the iterations (db/schema/007_tune.sql). The games, pairs and leases are the
 // tournament's own (store_work.cpp); these tables record what each iteration was played with
 // and what it scored.
+#include "db/store/tunes.h"
+
 #include <algorithm>
 
-#include "db/store/store.h"
-#include "db/store/store_impl.h"
+#include "db/store/store_core.h"
 
 namespace knightly::db {
 
@@ -47,12 +48,12 @@ std::string tune_games(const std::string& side) {
 
 }  // namespace
 
-void Store::create_tune(std::int64_t tournament_id, const TuneSetup& setup,
+void Tunes::create_tune(std::int64_t tournament_id, const TuneSetup& setup,
                         std::span<const Param> params) {
-  std::lock_guard lock(impl_->mutex);
+  std::lock_guard lock(core_.mutex);
   const std::string what = "recording " + tune_text(tournament_id);
-  impl_->write(what, [&] {
-    Statement insert(impl_->db,
+  core_.write(what, [&] {
+    Statement insert(core_.db,
                      "INSERT INTO tunes (tournament_id, engine, plus_engine, minus_engine, "
                      "iterations, pairs_per_iteration, delay, a_ratio, alpha, gamma) "
                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id) DO NOTHING "
@@ -73,7 +74,7 @@ void Store::create_tune(std::int64_t tournament_id, const TuneSetup& setup,
     if (!inserted) return;  // another worker recorded it (its config is the same: run.cpp)
     for (std::size_t i = 0; i < params.size(); ++i) {
       const Param& p = params[i];
-      Statement st(impl_->db,
+      Statement st(core_.db,
                    "INSERT INTO tune_params (tournament_id, param, name, start_value, min_value, "
                    "max_value, c_end, r_end, is_integer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
       st.bind(1, tournament_id)
@@ -90,10 +91,10 @@ void Store::create_tune(std::int64_t tournament_id, const TuneSetup& setup,
   });
 }
 
-std::optional<StoredTune> Store::tune(std::int64_t tournament_id, int from_iteration) const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->read("reading " + tune_text(tournament_id), [&]() -> std::optional<StoredTune> {
-    Statement head(impl_->db,
+std::optional<StoredTune> Tunes::tune(std::int64_t tournament_id, int from_iteration) const {
+  std::lock_guard lock(core_.mutex);
+  return core_.read("reading " + tune_text(tournament_id), [&]() -> std::optional<StoredTune> {
+    Statement head(core_.db,
                    "SELECT engine, plus_engine, minus_engine, iterations, pairs_per_iteration, "
                    "delay, a_ratio, alpha, gamma FROM tunes WHERE tournament_id = ?");
     head.bind(1, tournament_id);
@@ -111,14 +112,14 @@ std::optional<StoredTune> Store::tune(std::int64_t tournament_id, int from_itera
     s.alpha = head.real(7);
     s.gamma = head.real(8);
     head.run();
-    Statement params(impl_->db,
+    Statement params(core_.db,
                      "SELECT name, start_value, min_value, max_value, c_end, r_end, is_integer "
                      "FROM tune_params WHERE tournament_id = ? ORDER BY param");
     params.bind(1, tournament_id);
     while (params.step())
       t.params.push_back({params.text(0), params.real(1), params.real(2), params.real(3),
                           params.real(4), params.real(5), params.int64(6) != 0});
-    Statement its(impl_->db,
+    Statement its(core_.db,
                   "SELECT iteration, wins, draws, losses, COALESCE(finished_at, '') "
                   "FROM tune_iterations WHERE tournament_id = ? AND iteration >= ? "
                   "ORDER BY iteration");
@@ -132,9 +133,9 @@ std::optional<StoredTune> Store::tune(std::int64_t tournament_id, int from_itera
       it.finished_at = its.text(4);
       t.iterations.push_back(std::move(it));
     }
-    Statement steps(impl_->db, std::string("SELECT iteration, ") + kStepColumns +
-                                   " FROM tune_steps WHERE tournament_id = ? AND iteration >= ? "
-                                   "ORDER BY iteration, param");
+    Statement steps(core_.db, std::string("SELECT iteration, ") + kStepColumns +
+                                  " FROM tune_steps WHERE tournament_id = ? AND iteration >= ? "
+                                  "ORDER BY iteration, param");
     steps.bind(1, tournament_id).bind(2, from_iteration);
     auto at = t.iterations.begin();
     while (steps.step()) {
@@ -148,23 +149,23 @@ std::optional<StoredTune> Store::tune(std::int64_t tournament_id, int from_itera
   });
 }
 
-std::vector<std::int64_t> Store::tune_ids() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->read("reading the tunes", [&] {
-    Statement st(impl_->db, "SELECT tournament_id FROM tunes ORDER BY tournament_id");
+std::vector<std::int64_t> Tunes::tune_ids() const {
+  std::lock_guard lock(core_.mutex);
+  return core_.read("reading the tunes", [&] {
+    Statement st(core_.db, "SELECT tournament_id FROM tunes ORDER BY tournament_id");
     std::vector<std::int64_t> out;
     while (st.step()) out.push_back(st.int64(0));
     return out;
   });
 }
 
-std::vector<Step> Store::begin_tune_iteration(std::int64_t tournament_id, int iteration,
+std::vector<Step> Tunes::begin_tune_iteration(std::int64_t tournament_id, int iteration,
                                               std::span<const Step> steps) {
-  std::lock_guard lock(impl_->mutex);
+  std::lock_guard lock(core_.mutex);
   const std::string what =
       "recording iteration " + std::to_string(iteration + 1) + " of " + tune_text(tournament_id);
-  return impl_->write(what, [&] {
-    Statement insert(impl_->db,
+  return core_.write(what, [&] {
+    Statement insert(core_.db,
                      "INSERT INTO tune_iterations (tournament_id, iteration) VALUES (?, ?) "
                      "ON CONFLICT (tournament_id, iteration) DO NOTHING RETURNING iteration");
     insert.bind(1, tournament_id).bind(2, iteration);
@@ -173,7 +174,7 @@ std::vector<Step> Store::begin_tune_iteration(std::int64_t tournament_id, int it
     if (first) {
       for (std::size_t i = 0; i < steps.size(); ++i) {
         const Step& s = steps[i];
-        Statement st(impl_->db,
+        Statement st(core_.db,
                      std::string("INSERT INTO tune_steps (tournament_id, iteration, param, ") +
                          kStepColumns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
         st.bind(1, tournament_id)
@@ -188,34 +189,34 @@ std::vector<Step> Store::begin_tune_iteration(std::int64_t tournament_id, int it
             .run();
       }
     }
-    Statement read(impl_->db, std::string("SELECT ") + kStepColumns +
-                                  " FROM tune_steps WHERE tournament_id = ? AND iteration = ? "
-                                  "ORDER BY param");
+    Statement read(core_.db, std::string("SELECT ") + kStepColumns +
+                                 " FROM tune_steps WHERE tournament_id = ? AND iteration = ? "
+                                 "ORDER BY param");
     read.bind(1, tournament_id).bind(2, iteration);
     return read_steps(read);
   });
 }
 
-int Store::finish_tune_iterations(std::int64_t tournament_id) {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->write("recording the results of " + tune_text(tournament_id), [&] {
+int Tunes::finish_tune_iterations(std::int64_t tournament_id) {
+  std::lock_guard lock(core_.mutex);
+  return core_.write("recording the results of " + tune_text(tournament_id), [&] {
     // An iteration is over when each of its round's pairs is done: then all its games are in
     // `games` (a pair taken over from a dead worker counts each game once), and its result is
     // counted from them, once.
-    Statement st(impl_->db, "UPDATE tune_iterations SET wins = " +
-                                tune_games("(g.result = '1-0' AND w.name = t.plus_engine) OR "
-                                           "(g.result = '0-1' AND b.name = t.plus_engine)") +
-                                ", draws = " + tune_games("g.result = '1/2-1/2'") + ", losses = " +
-                                tune_games("(g.result = '0-1' AND w.name = t.plus_engine) OR "
-                                           "(g.result = '1-0' AND b.name = t.plus_engine)") +
-                                ", finished_at = ? WHERE tournament_id = ? AND wins IS NULL "
-                                "AND EXISTS (SELECT 1 FROM pairs p WHERE p.tournament_id = "
-                                "tune_iterations.tournament_id "
-                                "  AND p.round = tune_iterations.iteration) "
-                                "AND NOT EXISTS (SELECT 1 FROM pairs p WHERE "
-                                "  p.tournament_id = tune_iterations.tournament_id "
-                                "  AND p.round = tune_iterations.iteration AND p.state <> 'done') "
-                                "RETURNING iteration");
+    Statement st(core_.db, "UPDATE tune_iterations SET wins = " +
+                               tune_games("(g.result = '1-0' AND w.name = t.plus_engine) OR "
+                                          "(g.result = '0-1' AND b.name = t.plus_engine)") +
+                               ", draws = " + tune_games("g.result = '1/2-1/2'") + ", losses = " +
+                               tune_games("(g.result = '0-1' AND w.name = t.plus_engine) OR "
+                                          "(g.result = '1-0' AND b.name = t.plus_engine)") +
+                               ", finished_at = ? WHERE tournament_id = ? AND wins IS NULL "
+                               "AND EXISTS (SELECT 1 FROM pairs p WHERE p.tournament_id = "
+                               "tune_iterations.tournament_id "
+                               "  AND p.round = tune_iterations.iteration) "
+                               "AND NOT EXISTS (SELECT 1 FROM pairs p WHERE "
+                               "  p.tournament_id = tune_iterations.tournament_id "
+                               "  AND p.round = tune_iterations.iteration AND p.state <> 'done') "
+                               "RETURNING iteration");
     st.bind(1, utc_now_iso()).bind(2, tournament_id);
     int n = 0;
     while (st.step()) ++n;

@@ -1,20 +1,17 @@
-// Store's shared work: workers, pairs claimed under leases, superseded attempts, and the one
+// The Store's shared work: workers, pairs claimed under leases, superseded attempts, and the one
 // decision every worker reads. The lease clock is the database's (now_ms(), see dialect.h).
+#include "db/store/work.h"
+
 #include <algorithm>
 #include <ctime>
+#include <map>
 
 #include "db/store/game_filter.h"
-#include "db/store/store.h"
-#include "db/store/store_impl.h"
+#include "db/store/store_core.h"
 
 namespace knightly::db {
 
 namespace {
-
-// A pair's stored_mask has bit 0 for game 0 and bit 1 for game 1; a pair is done when every
-// one of its games is stored. Written with CASE rather than shifts, which PostgreSQL types
-// strictly.
-constexpr const char* kFullMask = "(CASE WHEN games = 2 THEN 3 ELSE 1 END)";
 
 std::vector<int> mask_games(std::int64_t mask) {
   std::vector<int> out;
@@ -23,31 +20,17 @@ std::vector<int> mask_games(std::int64_t mask) {
   return out;
 }
 
-std::string pair_text(const Claim& c) {
-  return "pair (round " + std::to_string(c.round) + ", pair " + std::to_string(c.pair) +
-         ") of tournament " + std::to_string(c.tournament_id);
-}
-
-std::string moves_text(const GameRecord& g) {
-  std::string out;
-  for (const auto& m : g.moves) {
-    if (!out.empty()) out += ' ';
-    out += m.uci;
-  }
-  return out;
-}
-
 }  // namespace
 
-std::int64_t Store::register_worker(const WorkerIdentity& w) {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->write(
+std::int64_t Work::register_worker(const WorkerIdentity& w) {
+  std::lock_guard lock(core_.mutex);
+  return core_.write(
       "registering worker " + w.host + ":" + std::to_string(w.pid),
       [&] {
-        Statement st(impl_->db,
+        Statement st(core_.db,
                      "INSERT INTO workers (host, pid, started_at, last_seen_ms) "
                      "VALUES (?, ?, ?, now_ms())" +
-                         std::string(returning_id(impl_->db.dialect())));
+                         std::string(returning_id(core_.db.dialect())));
         st.bind(1, w.host).bind(2, w.pid).bind(3,
                                                w.started_at.empty() ? utc_now_iso() : w.started_at);
         return st.inserted_id();
@@ -55,24 +38,24 @@ std::int64_t Store::register_worker(const WorkerIdentity& w) {
       Commit::Lazy);
 }
 
-bool Store::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pairs,
-                      const std::function<bool()>& stop) {
-  std::lock_guard lock(impl_->mutex);
+bool Work::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pairs,
+                     const std::function<bool()>& stop) {
+  std::lock_guard lock(core_.mutex);
   for (const PairSlot& p : pairs)
     if (p.games != 1 && p.games != 2)
       throw StoreException(describe_error(
-          ErrorKind::Invalid, impl_->db.path(),
+          ErrorKind::Invalid, core_.db.path(),
           "recording the pairs of tournament " + std::to_string(tournament_id),
           "pair (round " + std::to_string(p.round) + ", pair " + std::to_string(p.pair) + ") has " +
               std::to_string(p.games) + " games; a pair has 1 or 2"));
   const std::string what = "recording the pairs of tournament " + std::to_string(tournament_id);
   const auto count = [&] {
-    Statement st(impl_->db, "SELECT count(*) FROM pairs WHERE tournament_id = ?");
+    Statement st(core_.db, "SELECT count(*) FROM pairs WHERE tournament_id = ?");
     st.bind(1, tournament_id).step();
     return st.int64(0);
   };
   // Every worker calls this at start: when the pairs are there already, one read suffices.
-  const std::int64_t before = impl_->read(what, count);
+  const std::int64_t before = core_.read(what, count);
   if (before == static_cast<std::int64_t>(pairs.size())) return true;
   // Many rows per statement (one round trip per block on a server), many blocks per
   // transaction, and between transactions the caller may stop it: a large schedule is
@@ -89,13 +72,13 @@ bool Store::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pair
     const std::size_t end = std::min(batch + kBatch, pairs.size());
     if (static_cast<std::size_t>(before) >= end) continue;
     const bool last = end == pairs.size();
-    impl_->write(
+    core_.write(
         what,
         [&] {
-          Statement lock(impl_->db, "SELECT id FROM tournaments WHERE id = ? FOR UPDATE");
+          Statement lock(core_.db, "SELECT id FROM tournaments WHERE id = ? FOR UPDATE");
           lock.bind(1, tournament_id).step();
           lock.run();
-          Statement there(impl_->db,
+          Statement there(core_.db,
                           "SELECT 1 FROM pairs WHERE tournament_id = ? AND round = ? AND pair = ?");
           there.bind(1, tournament_id).bind(2, pairs[end - 1].round).bind(3, pairs[end - 1].pair);
           if (there.step()) return;
@@ -106,8 +89,8 @@ bool Store::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pair
             for (std::size_t i = 0; i < n; ++i) sql += i ? ", (?, ?, ?, ?, ?)" : "(?, ?, ?, ?, ?)";
             sql += " ON CONFLICT (tournament_id, round, pair) DO NOTHING";
             std::optional<Statement> partial;
-            Statement& st = n == kBlock ? (full ? *full : full.emplace(impl_->db, sql))
-                                        : partial.emplace(impl_->db, sql);
+            Statement& st = n == kBlock ? (full ? *full : full.emplace(core_.db, sql))
+                                        : partial.emplace(core_.db, sql);
             st.reset();
             for (std::size_t i = 0; i < n; ++i) {
               const PairSlot& p = pairs[first + i];
@@ -125,7 +108,7 @@ bool Store::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pair
           // recorded (a tournament begun by an older knightly, or by insert_game) count: their
           // pairs start with those games done.
           Statement stored(
-              impl_->db,
+              core_.db,
               "UPDATE pairs SET stored_mask = (SELECT COALESCE(sum(CASE WHEN "
               "g.game_in_pair = 0 THEN 1 ELSE 2 END), 0) FROM games g WHERE "
               "g.tournament_id = pairs.tournament_id AND g.round = pairs.round AND "
@@ -133,7 +116,7 @@ bool Store::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pair
               "AND EXISTS (SELECT 1 FROM games g WHERE g.tournament_id = "
               "pairs.tournament_id AND g.round = pairs.round AND g.pair = pairs.pair)");
           stored.bind(1, tournament_id).run();
-          Statement done(impl_->db,
+          Statement done(core_.db,
                          std::string("UPDATE pairs SET state = 'done' WHERE tournament_id = ? "
                                      "AND state = 'free' AND stored_mask = ") +
                              kFullMask);
@@ -144,10 +127,10 @@ bool Store::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pair
   return true;
 }
 
-ClaimResult Store::claim_pair(std::int64_t tournament_id, std::int64_t worker_id,
-                              std::chrono::milliseconds lease, std::optional<int> round_window) {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->write(
+ClaimResult Work::claim_pair(std::int64_t tournament_id, std::int64_t worker_id,
+                             std::chrono::milliseconds lease, std::optional<int> round_window) {
+  std::lock_guard lock(core_.mutex);
+  return core_.write(
       "claiming a pair of tournament " + std::to_string(tournament_id),
       [&]() -> ClaimResult {
         // The first open pair in schedule order whose lease is free or expired, taken with a
@@ -157,7 +140,7 @@ ClaimResult Store::claim_pair(std::int64_t tournament_id, std::int64_t worker_id
             round_window ? "  AND round <= (SELECT q.round FROM pairs q WHERE q.tournament_id = ? "
                            "  AND q.state <> 'done' ORDER BY q.schedule_index LIMIT 1) + ? "
                          : "";
-        Statement st(impl_->db,
+        Statement st(core_.db,
                      "UPDATE pairs SET state = 'leased', worker_id = ?, attempt = attempt + 1, "
                      "lease_until_ms = now_ms() + ? "
                      "WHERE tournament_id = ? AND (round, pair) = ("
@@ -187,13 +170,13 @@ ClaimResult Store::claim_pair(std::int64_t tournament_id, std::int64_t worker_id
           st.run();
           return {ClaimStatus::Claimed, std::move(c)};
         }
-        Statement why(impl_->db,
+        Statement why(core_.db,
                       "SELECT t.status, t.stop_requested, (SELECT count(*) FROM pairs p "
                       "WHERE p.tournament_id = t.id AND p.state <> 'done') "
                       "FROM tournaments t WHERE t.id = ?");
         why.bind(1, tournament_id);
         if (!why.step())
-          throw StoreException(describe_error(ErrorKind::Invalid, impl_->db.path(),
+          throw StoreException(describe_error(ErrorKind::Invalid, core_.db.path(),
                                               "claiming a pair",
                                               "no tournament " + std::to_string(tournament_id)));
         if (why.text(0) != "running" || why.int64(1) != 0) return {ClaimStatus::Stopped, {}};
@@ -202,126 +185,54 @@ ClaimResult Store::claim_pair(std::int64_t tournament_id, std::int64_t worker_id
       Commit::Lazy);
 }
 
-std::vector<std::pair<std::int64_t, WorkerIdentity>> Store::lease_holders(
+std::vector<std::pair<std::int64_t, WorkerIdentity>> Work::lease_holders(
     std::int64_t tournament_id) const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->read("reading the lease holders of tournament " + std::to_string(tournament_id),
-                     [&] {
-                       Statement st(impl_->db,
-                                    "SELECT DISTINCT w.id, w.host, w.pid, w.started_at "
-                                    "FROM pairs p JOIN workers w ON w.id = p.worker_id "
-                                    "WHERE p.tournament_id = ? AND p.state = 'leased' "
-                                    "ORDER BY w.id");
-                       st.bind(1, tournament_id);
-                       std::vector<std::pair<std::int64_t, WorkerIdentity>> out;
-                       while (st.step())
-                         out.push_back({st.int64(0), {st.text(1), st.int64(2), st.text(3)}});
-                       return out;
-                     });
+  std::lock_guard lock(core_.mutex);
+  return core_.read("reading the lease holders of tournament " + std::to_string(tournament_id),
+                    [&] {
+                      Statement st(core_.db,
+                                   "SELECT DISTINCT w.id, w.host, w.pid, w.started_at "
+                                   "FROM pairs p JOIN workers w ON w.id = p.worker_id "
+                                   "WHERE p.tournament_id = ? AND p.state = 'leased' "
+                                   "ORDER BY w.id");
+                      st.bind(1, tournament_id);
+                      std::vector<std::pair<std::int64_t, WorkerIdentity>> out;
+                      while (st.step())
+                        out.push_back({st.int64(0), {st.text(1), st.int64(2), st.text(3)}});
+                      return out;
+                    });
 }
 
-void Store::expire_leases(std::int64_t worker_id) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->write("ending the leases of worker " + std::to_string(worker_id), [&] {
-    Statement st(impl_->db,
+void Work::expire_leases(std::int64_t worker_id) {
+  std::lock_guard lock(core_.mutex);
+  core_.write("ending the leases of worker " + std::to_string(worker_id), [&] {
+    Statement st(core_.db,
                  "UPDATE pairs SET lease_until_ms = 0 WHERE worker_id = ? AND state = 'leased'");
     st.bind(1, worker_id).run();
   });
 }
 
-void Store::renew_leases(std::int64_t worker_id, std::chrono::milliseconds lease) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->write(
+void Work::renew_leases(std::int64_t worker_id, std::chrono::milliseconds lease) {
+  std::lock_guard lock(core_.mutex);
+  core_.write(
       "renewing the leases of worker " + std::to_string(worker_id),
       [&] {
-        Statement st(impl_->db,
+        Statement st(core_.db,
                      "UPDATE pairs SET lease_until_ms = now_ms() + ? "
                      "WHERE worker_id = ? AND state = 'leased'");
         st.bind(1, static_cast<std::int64_t>(lease.count())).bind(2, worker_id).run();
-        Statement seen(impl_->db, "UPDATE workers SET last_seen_ms = now_ms() WHERE id = ?");
+        Statement seen(core_.db, "UPDATE workers SET last_seen_ms = now_ms() WHERE id = ?");
         seen.bind(1, worker_id).run();
       },
       Commit::Lazy);
 }
 
-StoreOutcome Store::store_game(const Claim& claim, const GameRecord& game,
-                               std::int64_t white_engine_id, std::int64_t black_engine_id) {
-  std::lock_guard lock(impl_->mutex);
-  check_game(impl_->db, game);
-  const std::string what = game_text(claim.tournament_id, game.id);
-  if (game.id.round != claim.round || game.id.pair != claim.pair || game.id.game_in_pair < 0 ||
-      game.id.game_in_pair >= claim.games)
-    throw StoreException(describe_error(ErrorKind::Invalid, impl_->db.path(), what,
-                                        "the game is not part of the claimed " + pair_text(claim)));
-  const std::int64_t bit = std::int64_t{1} << game.id.game_in_pair;
-  return impl_->write(what, [&] {
-    // Inserted only while the claim is still the pair's current attempt, with the pair's row
-    // locked; then the pair records the game, and is done (its lease released) when this was
-    // its last one, all in this transaction. Two round trips on a server.
-    if (insert_game_rows(*impl_, claim.tournament_id, game, game.id, white_engine_id,
-                         black_engine_id, nullptr, claim.worker_id, &claim) != 0) {
-      Statement up(impl_->db, std::string("UPDATE pairs SET stored_mask = stored_mask | ?, "
-                                          "state = CASE WHEN (stored_mask | ?) = ") +
-                                  kFullMask +
-                                  " THEN 'done' ELSE state END, "
-                                  "lease_until_ms = CASE WHEN (stored_mask | ?) = " +
-                                  kFullMask +
-                                  " THEN NULL ELSE lease_until_ms END "
-                                  "WHERE tournament_id = ? AND round = ? AND pair = ?");
-      up.bind(1, bit)
-          .bind(2, bit)
-          .bind(3, bit)
-          .bind(4, claim.tournament_id)
-          .bind(5, claim.round)
-          .bind(6, claim.pair)
-          .run();
-      return StoreOutcome::Stored;
-    }
-    // The lease was taken over: keep the result for the record, counted nowhere.
-    Statement st(impl_->db,
-                 "INSERT INTO superseded_games (tournament_id, round, pair, game_in_pair, "
-                 "schedule_index, worker_id, attempt, white_id, black_id, opening_fen, "
-                 "opening_moves, opening_source, moves, result, termination, reason, plies, "
-                 "started_at, duration_ms, time_control, pgn) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    std::string opening;
-    for (const auto& m : game.moves) {
-      if (!m.book) break;
-      if (!opening.empty()) opening += ' ';
-      opening += m.uci;
-    }
-    st.bind(1, claim.tournament_id)
-        .bind(2, game.id.round)
-        .bind(3, game.id.pair)
-        .bind(4, game.id.game_in_pair)
-        .bind(5, game.id.index)
-        .bind(6, claim.worker_id)
-        .bind(7, claim.attempt)
-        .bind(8, white_engine_id)
-        .bind(9, black_engine_id)
-        .bind(10, game.start_fen)
-        .bind(11, opening)
-        .bind(12, game.opening_source)
-        .bind(13, moves_text(game))
-        .bind(14, result_token(game.result))
-        .bind(15, termination_name(game.termination))
-        .bind(16, game.reason)
-        .bind(17, static_cast<std::int64_t>(game.moves.size()))
-        .bind(18, game.start_time.empty() ? utc_now_iso() : game.start_time)
-        .bind(19, game.duration_ms)
-        .bind(20, game.time_control)
-        .bind(21, game.pgn)
-        .run();
-    return StoreOutcome::Superseded;
-  });
-}
-
-void Store::release_claim(const Claim& claim) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->write(
+void Work::release_claim(const Claim& claim) {
+  std::lock_guard lock(core_.mutex);
+  core_.write(
       "releasing " + pair_text(claim),
       [&] {
-        Statement st(impl_->db,
+        Statement st(core_.db,
                      "UPDATE pairs SET state = 'free', lease_until_ms = NULL "
                      "WHERE tournament_id = ? AND round = ? AND pair = ? AND attempt = ? "
                      "AND worker_id = ? AND state = 'leased'");
@@ -335,16 +246,16 @@ void Store::release_claim(const Claim& claim) {
       Commit::Lazy);
 }
 
-void Store::set_live_position(const Claim& claim, int game_in_pair, int ply,
-                              const std::string& fen) {
+void Work::set_live_position(const Claim& claim, int game_in_pair, int ply,
+                             const std::string& fen) {
   // Best effort: while another thread writes (or waits for a lock held by another process),
   // this position is skipped rather than the game made to wait; the next move records one.
-  std::unique_lock lock(impl_->mutex, std::try_to_lock);
+  std::unique_lock lock(core_.mutex, std::try_to_lock);
   if (!lock.owns_lock()) return;
-  impl_->write(
+  core_.write(
       "recording the position of a game of " + pair_text(claim),
       [&] {
-        Statement st(impl_->db,
+        Statement st(core_.db,
                      "UPDATE pairs SET live_game = ?, live_ply = ?, live_fen = ? "
                      "WHERE tournament_id = ? AND round = ? AND pair = ? AND attempt = ? "
                      "AND worker_id = ? AND state = 'leased'");
@@ -361,16 +272,16 @@ void Store::set_live_position(const Claim& claim, int game_in_pair, int ply,
       Commit::Lazy);
 }
 
-bool Store::finish_tournament(std::int64_t id, TournamentStatus status,
-                              const std::string& decision) {
-  std::lock_guard lock(impl_->mutex);
+bool Work::finish_tournament(std::int64_t id, TournamentStatus status,
+                             const std::string& decision) {
+  std::lock_guard lock(core_.mutex);
   const std::string what = "finishing tournament " + std::to_string(id);
   if (status != TournamentStatus::Finished && status != TournamentStatus::Aborted)
-    throw StoreException(describe_error(ErrorKind::Invalid, impl_->db.path(), what,
+    throw StoreException(describe_error(ErrorKind::Invalid, core_.db.path(), what,
                                         "a tournament finishes as finished or aborted"));
-  return impl_->write(what, [&] {
+  return core_.write(what, [&] {
     // Exactly once: only the call that sees it running changes it.
-    Statement st(impl_->db,
+    Statement st(core_.db,
                  "UPDATE tournaments SET status = ?, finished_at = ?, decision = ? "
                  "WHERE id = ? AND status = 'running' RETURNING id");
     st.bind(1, status_text(status)).bind(2, utc_now_iso()).bind(3, decision).bind(4, id);
@@ -380,12 +291,12 @@ bool Store::finish_tournament(std::int64_t id, TournamentStatus status,
   });
 }
 
-bool Store::request_stop(std::string_view name, const std::string& decision) {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->write("requesting a stop of tournament '" + std::string(name) + "'", [&] {
+bool Work::request_stop(std::string_view name, const std::string& decision) {
+  std::lock_guard lock(core_.mutex);
+  return core_.write("requesting a stop of tournament '" + std::string(name) + "'", [&] {
     // Stopped at once for everyone: no worker claims a pair of an aborted tournament, each
     // reads the stop after its game, and the next run that starts resumes it.
-    Statement st(impl_->db,
+    Statement st(core_.db,
                  "UPDATE tournaments SET stop_requested = 1, status = 'aborted', decision = ?, "
                  "finished_at = ? WHERE name = ? AND status IN ('running', 'aborted') "
                  "RETURNING id");
@@ -396,25 +307,25 @@ bool Store::request_stop(std::string_view name, const std::string& decision) {
   });
 }
 
-std::int64_t Store::scheduled_games(std::int64_t tournament_id) const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->read("reading the pairs of tournament " + std::to_string(tournament_id), [&] {
-    Statement st(impl_->db, "SELECT COALESCE(sum(games), 0) FROM pairs WHERE tournament_id = ?");
+std::int64_t Work::scheduled_games(std::int64_t tournament_id) const {
+  std::lock_guard lock(core_.mutex);
+  return core_.read("reading the pairs of tournament " + std::to_string(tournament_id), [&] {
+    Statement st(core_.db, "SELECT COALESCE(sum(games), 0) FROM pairs WHERE tournament_id = ?");
     st.bind(1, tournament_id);
     st.step();
     return st.int64(0);
   });
 }
 
-TournamentControl Store::control(std::int64_t tournament_id) const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->read("reading the state of tournament " + std::to_string(tournament_id), [&] {
-    Statement st(impl_->db,
+TournamentControl Work::control(std::int64_t tournament_id) const {
+  std::lock_guard lock(core_.mutex);
+  return core_.read("reading the state of tournament " + std::to_string(tournament_id), [&] {
+    Statement st(core_.db,
                  "SELECT status, stop_requested, COALESCE(decision, '') FROM tournaments "
                  "WHERE id = ?");
     st.bind(1, tournament_id);
     if (!st.step())
-      throw StoreException(describe_error(ErrorKind::Invalid, impl_->db.path(),
+      throw StoreException(describe_error(ErrorKind::Invalid, core_.db.path(),
                                           "reading the state of a tournament",
                                           "no tournament " + std::to_string(tournament_id)));
     TournamentControl c;
@@ -425,10 +336,10 @@ TournamentControl Store::control(std::int64_t tournament_id) const {
   });
 }
 
-void Store::set_sprt_settings(std::int64_t tournament_id, const SprtSettings& sprt) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->write("recording the SPRT settings of tournament " + std::to_string(tournament_id), [&] {
-    Statement st(impl_->db,
+void Work::set_sprt_settings(std::int64_t tournament_id, const SprtSettings& sprt) {
+  std::lock_guard lock(core_.mutex);
+  core_.write("recording the SPRT settings of tournament " + std::to_string(tournament_id), [&] {
+    Statement st(core_.db,
                  "UPDATE tournaments SET sprt_elo0 = ?, sprt_elo1 = ?, sprt_alpha = ?, "
                  "sprt_beta = ?, sprt_model = ? WHERE id = ?");
     st.bind(1, sprt.elo0)
@@ -441,9 +352,9 @@ void Store::set_sprt_settings(std::int64_t tournament_id, const SprtSettings& sp
   });
 }
 
-std::optional<SprtSettings> Store::sprt_settings(std::int64_t tournament_id) const {
-  std::lock_guard lock(impl_->mutex);
-  Statement st(impl_->db,
+std::optional<SprtSettings> Work::sprt_settings(std::int64_t tournament_id) const {
+  std::lock_guard lock(core_.mutex);
+  Statement st(core_.db,
                "SELECT sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, sprt_model FROM tournaments "
                "WHERE id = ?");
   st.bind(1, tournament_id);
@@ -457,8 +368,8 @@ std::optional<SprtSettings> Store::sprt_settings(std::int64_t tournament_id) con
   return s;
 }
 
-std::vector<WorkerSummary> Store::workers(const GameFilter& filter) const {
-  std::lock_guard lock(impl_->mutex);
+std::vector<WorkerSummary> Work::workers(const GameFilter& filter) const {
+  std::lock_guard lock(core_.mutex);
   const FilterSql games = filter_sql(filter);
   const FilterSql superseded = filter_sql(filter);
   const auto with_worker = [](const std::string& where) {
@@ -468,7 +379,7 @@ std::vector<WorkerSummary> Store::workers(const GameFilter& filter) const {
   // Unfiltered: every worker ever registered; filtered: those with a game or a superseded
   // attempt among the filtered ones.
   Statement st(
-      impl_->db,
+      core_.db,
       "SELECT w.id, w.host, w.pid, w.started_at, w.last_seen_ms, COALESCE(c.games, 0), "
       "COALESCE(c.crashes, 0), COALESCE(c.time_losses, 0), COALESCE(c.illegal, 0), "
       "COALESCE(s.n, 0) FROM workers w "
@@ -500,6 +411,41 @@ std::vector<WorkerSummary> Store::workers(const GameFilter& filter) const {
     w.superseded = st.int64(9);
     out.push_back(std::move(w));
   }
+  return out;
+}
+
+std::vector<WorkerState> Work::worker_states() const {
+  std::lock_guard lock(core_.mutex);
+  std::map<std::int64_t, WorkerState> by_id;
+  {
+    Statement st(core_.db,
+                 "SELECT w.id, now_ms() - w.last_seen_ms, "
+                 "(SELECT count(*) FROM pairs p WHERE p.worker_id = w.id AND p.state = 'leased'), "
+                 "(SELECT count(*) FROM pairs p WHERE p.worker_id = w.id AND p.state = 'leased' "
+                 "AND p.lease_until_ms < now_ms()) FROM workers w ORDER BY w.id");
+    while (st.step()) {
+      WorkerState& w = by_id[st.int64(0)];
+      w.id = st.int64(0);
+      w.seen_ago_ms = st.int64(1);
+      w.leases = st.int64(2);
+      w.leases_expired = st.int64(3);
+    }
+  }
+  Statement st(
+      core_.db,
+      "SELECT DISTINCT x.wid, t.name, t.status FROM ("
+      "SELECT worker_id AS wid, tournament_id AS tid FROM games WHERE worker_id IS NOT NULL "
+      "UNION SELECT worker_id, tournament_id FROM pairs WHERE worker_id IS NOT NULL "
+      "UNION SELECT worker_id, tournament_id FROM superseded_games) x "
+      "JOIN tournaments t ON t.id = x.tid ORDER BY x.wid, t.name");
+  while (st.step()) {
+    auto it = by_id.find(st.int64(0));
+    if (it == by_id.end()) continue;
+    it->second.tournaments.push_back(st.text(1));
+    if (st.text(2) == "running") it->second.tournament_running = true;
+  }
+  std::vector<WorkerState> out;
+  for (auto& [id, w] : by_id) out.push_back(std::move(w));
   return out;
 }
 

@@ -1,0 +1,79 @@
+#pragma once
+// The Store's game writes (Store::games()): a finished game goes in with its moves in one
+// transaction committed before the call returns, so a crash can lose only games still in
+// progress; imported games go in by batches, each game once. Every method throws
+// StoreException on failure.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "db/store/statement.h"
+#include "db/records/store_types.h"
+
+namespace knightly::db {
+
+struct StoreCore;
+
+// One game for import_games().
+struct ImportItem {
+  GameRecord record;
+  std::int64_t white_engine_id = 0;
+  std::int64_t black_engine_id = 0;
+  // Whatever identifies the game beyond its moves (e.g. the PGN's Event/Site/Date/Round
+  // tags); hashed with the players, start position, moves and result for de-duplication.
+  std::string dedup_key;
+};
+
+class GameWrites {
+ public:
+  explicit GameWrites(StoreCore& core);
+  ~GameWrites();
+  GameWrites(const GameWrites&) = delete;
+  GameWrites& operator=(const GameWrites&) = delete;
+
+  // Stores a finished game and its moves in one committed transaction; returns its row id.
+  // Conflict if (tournament, round, pair, game_in_pair) is already stored; Invalid if the
+  // result is "*".
+  std::int64_t insert_game(std::int64_t tournament_id, const GameRecord& game,
+                           std::int64_t white_engine_id, std::int64_t black_engine_id);
+  // Stores a finished game of a claimed pair (Work::claim_pair) in one transaction: in games
+  // when the claim is still the pair's current attempt, else in superseded_games. The last
+  // game of the pair also releases the claim (the pair is done) in the same transaction.
+  StoreOutcome store_game(const Claim& claim, const GameRecord& game,
+                          std::int64_t white_engine_id, std::int64_t black_engine_id);
+
+  // --- import
+  // Inserts the games not already in the database (same content hash), all in one
+  // transaction. Importing the same games again changes nothing.
+  std::vector<ImportOutcome> import_games(std::int64_t tournament_id,
+                                          std::span<const ImportItem> games);
+  static std::string content_hash(const GameRecord& game, std::string_view dedup_key);
+
+ private:
+  // Inserts one game and its moves inside the caller's transaction; returns its row id.
+  // content_hash: imported games only (else nullptr); worker_id: 0 for none. With a claim,
+  // only while the claim is still its pair's current attempt (the pair's row is then locked
+  // until the transaction ends); returns 0, inserting nothing, when it is not.
+  std::int64_t insert_rows(std::int64_t tournament_id, const GameRecord& game,
+                           const GameId& id, std::int64_t white, std::int64_t black,
+                           const std::string* content_hash, std::int64_t worker_id,
+                           const Claim* claim);
+  std::vector<ImportOutcome> import_rows(std::int64_t tournament_id,
+                                         std::span<const ImportItem> games);
+
+  StoreCore& core_;
+  // Prepared once and reused: the per-game hot path.
+  std::optional<Statement> insert_game_;
+  std::optional<Statement> insert_claimed_game_;  // only under the claim's current attempt
+  // insert_moves_[n] inserts n moves in one statement: a game's moves go in blocks of
+  // kMoveBlock and one statement for the rest (a 60-ply game: 2 statements, one round trip
+  // each on a server). Prepared when first needed.
+  static constexpr int kMoveBlock = 32;  // x 18 bound values per move: under SQLite's 999
+  std::array<std::optional<Statement>, kMoveBlock + 1> insert_moves_;
+};
+
+}  // namespace knightly::db

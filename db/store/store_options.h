@@ -1,0 +1,20 @@
+#pragma once
+// How a Store is opened (Store::open).
+
+namespace knightly::db {
+
+enum class OpenMode {
+  ReadWrite,  // create the file if missing, migrate it to the current schema
+  ReadOnly,   // queries and export: never writes the file
+};
+
+struct StoreOptions {
+  OpenMode mode = OpenMode::ReadWrite;
+  // How long a call waits for another writer's lock before failing with ErrorKind::Locked.
+  int busy_timeout_ms = 10000;
+  // true: every commit is fsynced (survives power loss); false: WAL with synchronous=NORMAL
+  // (survives a crashed or killed process, may lose the last commits on power loss).
+  bool sync_every_commit = true;
+};
+
+}  // namespace knightly::db

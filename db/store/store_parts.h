@@ -1,0 +1,20 @@
+#pragma once
+// A Store's state: the core its parts share and the parts (store.h). Private to db/store.
+#include "db/store/store.h"
+#include "db/store/store_core.h"
+
+namespace knightly::db {
+
+struct Store::Impl {
+  Impl(Database database, StoreOptions options) : core(std::move(database), options) {}
+
+  StoreCore core;
+  Catalog catalog{core};
+  GameWrites games{core};
+  Work work{core};
+  TestQueue test_queue{core};
+  Tunes tunes{core};
+  Queries queries{core};
+};
+
+}  // namespace knightly::db
