@@ -7,6 +7,7 @@
 namespace knightly::runner {
 
 OutputFiles::OutputFiles(const Config& config) : config_(config) {
+  files_.reserve(2);
   const OutputConfig& out = config.output;
   const bool sync = out.sync == SyncMode::Full;
   if (!out.pgn.empty()) {
