@@ -161,17 +161,17 @@ TEST_CASE("the PGN and EPD files go through one writer: claimed, emptied, given 
   CHECK(knightly::test::read_file(config.output.pgn).empty());
   CHECK(knightly::test::read_file(config.output.epd).empty());
 
-  runner::GameRecord g;
+  GameRecord g;
   g.id = {0, 0, 0, 0};
   g.white = "a";
   g.black = "b";
   g.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-  g.result = runner::Result::Draw;
-  g.termination = runner::Termination::AdjudicationDraw;
+  g.result = Result::Draw;
+  g.termination = Termination::AdjudicationDraw;
   g.reason = "Draw by adjudication";
   g.start_time = "2026-11-27T10:00:00Z";
   for (const char* uci : {"g1f3", "g8f6"}) {
-    runner::MoveRecord m;
+    MoveRecord m;
     m.uci = uci;
     g.moves.push_back(m);
   }
