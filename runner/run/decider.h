@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
+#include "db/records/game_record.h"
 #include "db/store/store.h"
 #include "runner/config/config.h"
-#include "db/records/game_record.h"
 #include "runner/run/run_events.h"
 #include "runner/run/shared_tally.h"
 #include "runner/stats/sprt.h"
