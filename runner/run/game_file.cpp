@@ -186,6 +186,61 @@ std::expected<void, std::string> GameFile::start_new() {
   return {};
 }
 
+namespace {
+
+// The whole file at `path` into `text` ("" when there is none); 0, or errno when it cannot be read.
+int read_whole(const std::string& path, std::string& text) {
+  Fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (in.get() < 0) return errno == ENOENT ? 0 : errno;
+  char chunk[1 << 16];
+  for (ssize_t n; (n = ::read(in.get(), chunk, sizeof chunk)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    text.append(chunk, std::size_t(n));
+  }
+  return 0;
+}
+
+}  // namespace
+
+// What a rebuild writes after the part of the old file it keeps.
+struct GameFile::Collected {
+  std::string buffer;                   // not written yet
+  std::size_t cut = std::string::npos;  // with append: where this tournament's games start
+  int next = 0;
+  std::int64_t games = 0;
+  int write_errno = 0;
+};
+
+GameFile::Collected GameFile::collect(const db::Store& store, std::int64_t tournament_id, int fd,
+                                      const std::string& old) {
+  Collected c;
+  db::GameFilter filter;
+  filter.tournament_ids = {tournament_id};
+  store.queries().for_each_game(
+      filter,
+      [&](const db::StoredGame& g) {
+        if (c.write_errno) return;
+        std::string text = format_(g.record);
+        if (append_ && c.cut == std::string::npos && !old.empty()) {
+          c.cut = old.rfind(text);
+          // A game written live may differ from its rebuilt text in a per-move field; its
+          // tags (a PGN's first block) do not.
+          if (c.cut == std::string::npos && text.find("\n\n") != std::string::npos)
+            c.cut = old.rfind(text.substr(0, text.find("\n\n") + 2));
+        }
+        c.buffer += text;
+        c.next = std::max(c.next, g.record.id.index + 1);
+        ++c.games;
+        if (!append_ && c.buffer.size() >= (1u << 20)) {
+          if (!write_all(fd, c.buffer)) c.write_errno = errno;
+          c.buffer.clear();
+        }
+      },
+      needs_moves_);
+  return c;
+}
+
 std::expected<void, std::string> GameFile::rebuild(const db::Store& store,
                                                    std::int64_t tournament_id) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -206,54 +261,20 @@ std::expected<void, std::string> GameFile::rebuild(const db::Store& store,
   // With `append`, the file as it is: what comes before this tournament's first game in it
   // (the last place its text is found) is kept; a file without any of its games is kept whole.
   std::string old;
-  std::size_t cut = std::string::npos;
-  if (append_) {
-    Fd in(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
-    if (in.get() < 0 && errno != ENOENT) return fail("read", errno);
-    char chunk[1 << 16];
-    for (ssize_t n; in.get() >= 0 && (n = ::read(in.get(), chunk, sizeof chunk)) != 0;) {
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return fail("read", errno);
-      old.append(chunk, std::size_t(n));
-    }
-  }
-  std::string buffer;
-  int write_errno = 0;
-  int next = 0;
-  std::int64_t games = 0;
-  db::GameFilter filter;
-  filter.tournament_ids = {tournament_id};
+  if (append_)
+    if (int e = read_whole(path_, old)) return fail("read", e);
+  Collected c;
   try {
-    store.queries().for_each_game(
-        filter,
-        [&](const db::StoredGame& g) {
-          if (write_errno) return;
-          std::string text = format_(g.record);
-          if (append_ && cut == std::string::npos && !old.empty()) {
-            cut = old.rfind(text);
-            // A game written live may differ from its rebuilt text in a per-move field; its
-            // tags (a PGN's first block) do not.
-            if (cut == std::string::npos && text.find("\n\n") != std::string::npos)
-              cut = old.rfind(text.substr(0, text.find("\n\n") + 2));
-          }
-          buffer += text;
-          next = std::max(next, g.record.id.index + 1);
-          ++games;
-          if (!append_ && buffer.size() >= (1u << 20)) {
-            if (!write_all(out.get(), buffer)) write_errno = errno;
-            buffer.clear();
-          }
-        },
-        needs_moves_);
+    c = collect(store, tournament_id, out.get(), old);
   } catch (...) {
     out.reset();
     ::unlink(temp.c_str());
     throw;  // a store error: the caller reports it as one
   }
-  if (write_errno) return fail("write", write_errno);
-  if (append_ && !write_all(out.get(), std::string_view(old).substr(0, cut)))
+  if (c.write_errno) return fail("write", c.write_errno);
+  if (append_ && !write_all(out.get(), std::string_view(old).substr(0, c.cut)))
     return fail("write", errno);
-  if (!write_all(out.get(), buffer)) return fail("write", errno);
+  if (!write_all(out.get(), c.buffer)) return fail("write", errno);
   if (sync_ && ::fsync(out.get()) != 0) return fail("write (fsync)", errno);
   if (!out.close_checked()) return fail("write (close)", errno);
   if (::rename(temp.c_str(), path_.c_str()) != 0) {
@@ -265,6 +286,11 @@ std::expected<void, std::string> GameFile::rebuild(const db::Store& store,
     Fd d(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (d.get() >= 0) ::fsync(d.get());
   }
+  return rebuilt(c.next, c.games, std::chrono::steady_clock::now() - t0);
+}
+
+std::expected<void, std::string> GameFile::rebuilt(int next, std::int64_t games,
+                                                   std::chrono::steady_clock::duration cost) {
   struct stat st {};
   if (::stat(path_.c_str(), &st) != 0) return std::unexpected(error("stat", errno));
   dev_ = st.st_dev;
@@ -276,7 +302,7 @@ std::expected<void, std::string> GameFile::rebuild(const db::Store& store,
   // Games up to the file's end are in it; later ones still wait for their turn.
   pending_.erase(pending_.begin(), pending_.lower_bound(next_));
   last_rebuild_ = std::chrono::steady_clock::now();
-  rebuild_cost_ = last_rebuild_ - t0;
+  rebuild_cost_ = cost;
   return {};
 }
 
@@ -342,8 +368,7 @@ std::expected<void, std::string> GameFile::finish(const db::Store& store,
   struct stat st {};
   const bool unchanged = ::stat(path_.c_str(), &st) == 0 && st.st_dev == dev_ &&
                          st.st_ino == ino_ && st.st_size == size_;
-  if (unchanged && !stale_ && pending_.empty() &&
-      store.queries().count_games(filter) == games_in_file_)
+  if (unchanged && !stale_ && pending_.empty() && store.queries().count_games(filter) == games_in_file_)
     return {};
   return rebuild(store, tournament_id);
 }

@@ -78,6 +78,13 @@ class GameFile {
  private:
   struct Locked;  // an exclusive flock on the file the path names now
   std::expected<Locked, std::string> lock();
+  // rebuild(): the stored games as text, written to `fd` as they come (without append).
+  struct Collected;
+  Collected collect(const db::Store& store, std::int64_t tournament_id, int fd,
+                    const std::string& old);
+  // rebuild() has replaced the file: what it now holds.
+  std::expected<void, std::string> rebuilt(int next, std::int64_t games,
+                                           std::chrono::steady_clock::duration cost);
   std::expected<void, std::string> flush_pending(const db::Store& store, std::int64_t tid,
                                                  const std::function<bool(int)>& held_here);
   std::string error(const std::string& what, int err) const;

@@ -1,0 +1,104 @@
+#pragma once
+// The game threads of a run and its heartbeat: each of `concurrency` threads claims the next
+// free pair under a lease (renewed by one heartbeat thread per process), plays the games of it
+// the store does not hold yet with its own PlayerPool, stores each as it ends (the last one
+// releases the pair), hands it to the output files and the Decider, and claims again until the
+// run stops or no pair is left. A pair the run stops in is given back at once for anyone.
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <regex>
+#include <set>
+#include <vector>
+
+#include "db/store/store.h"
+#include "runner/config/config.h"
+#include "runner/match/game.h"
+#include "runner/match/tablebase_adjudication.h"
+#include "runner/run/decider.h"
+#include "runner/run/driver.h"
+#include "runner/run/engine_versions.h"
+#include "runner/run/output_files.h"
+#include "runner/run/player_pool.h"
+#include "runner/run/run_events.h"
+#include "runner/run/run_options.h"
+#include "runner/run/tune_plan.h"
+#include "runner/tournament/opening_book.h"
+#include "runner/tournament/schedule.h"
+
+namespace knightly::runner {
+
+// What the run's prepare set up for the games: read by every game thread, changed by none.
+struct GameInputs {
+  const Config& config;
+  const RunOptions& options;
+  const Schedule& schedule;
+  const OpeningBook* book = nullptr;       // the openings file, when there is one
+  const std::regex* match_line = nullptr;  // -pgnout match_line=, compiled once
+  TablebaseProber* tablebase = nullptr;    // the Syzygy tables when adjudication uses them
+};
+
+// Where the games go and who hears of them: the run's objects, outliving the loop.
+struct GameSinks {
+  db::Store& store;
+  std::int64_t tournament_id;
+  std::int64_t worker_id;
+  EngineVersions& versions;
+  OutputFiles& outputs;
+  Decider& decider;
+  RunEvents& events;
+  StopToken& stop;
+  TunePlan* tune = nullptr;  // a [tune]: SPSA over the rounds (tune_plan.h)
+};
+
+// What this process did, for the summary.
+struct PlayedHere {
+  int games = 0;                         // stored
+  int superseded = 0;                    // played after the lease was lost: kept aside, not counted
+  bool moved_on = false;                 // options.other_work said to go to another test
+  std::uint64_t plies = 0;               // --perf-stats
+  std::vector<std::int64_t> latency_ns;  // --perf-stats
+};
+
+class ClaimLoop {
+ public:
+  ClaimLoop(const GameInputs& in, const GameSinks& out);
+
+  // Plays until the run stops or no pair is left; the game threads are gone when it returns.
+  void run();
+
+  // Once run() has returned.
+  const PlayedHere& played() const { return played_; }
+  const std::vector<EngineFailure>& engine_failures() const { return starts_.failures(); }
+
+ private:
+  void game_thread() noexcept;
+  void claim_and_play(PlayerPool& players);
+  // Waits for a pair to be given back or to expire; `waited`: the waits before this one in a row.
+  void wait_for_work(int waited);
+  void play_pair(PlayerPool& players, const db::Claim& claim);
+  // The games of `claim` the store does not hold, marked as held by this process.
+  std::vector<int> hold(const db::Claim& claim);
+  void unhold(int index);
+  enum class Kept { Stored, Superseded, Failed };
+  Kept store(const db::Claim& claim, int index, const GameRecord& record);
+  void stored(const GameRecord& record, int index);
+
+  std::optional<GameRecord> play_one(PlayerPool& players, int index, const db::Claim& claim);
+  std::optional<Game> make_game(const ScheduledGame& sg);
+  void play(Game& game, PlayerPool& players, const ScheduledGame& sg, const db::Claim& claim,
+            DriverStats* stats);
+  void after_game(Game& game, PlayerPool& players, const ScheduledGame& sg);
+
+  GameInputs in_;
+  GameSinks out_;
+  PlayerOptions player_options_;
+  EngineStarts starts_;
+  std::vector<std::vector<int>> cpu_slots_;  // -use-affinity: each game thread's CPUs
+  std::atomic<int> next_thread_{0};
+  // Under the run's lock (events.mutex()):
+  std::multiset<int> held_;  // schedule indices of games of pairs claimed here
+  PlayedHere played_;
+};
+
+}  // namespace knightly::runner

@@ -1,0 +1,116 @@
+#include "runner/run/decider.h"
+
+#include "runner/run/decision.h"
+
+namespace knightly::runner {
+
+Decider::Decider(const Config& config, RunEvents& events, StopToken& stop)
+    : config_(config),
+      events_(events),
+      stop_(stop),
+      two_engines_(config.engines.size() == 2),
+      paired_(schedule_has_pairs(config.tournament) && config.output.report_penta) {
+  if (two_engines_ && config.sprt.enabled) sprt_ = stats_sprt_config(config.sprt);
+}
+
+void Decider::start(db::Store& store, std::int64_t id) {
+  store_ = &store;
+  id_ = id;
+  if (two_engines_) {
+    tally_.emplace(config_.engines[0].name, id);
+    tally_->recount(store);
+  }
+}
+
+void Decider::stored(const ScheduledGame& sg, const GameRecord& record) {
+  // The decision first: it reads the counts every worker's games make.
+  std::optional<std::string> decision;
+  if (tally_) {
+    std::lock_guard lock(events_.mutex());
+    tally_->add_own(sg.id.round, sg.id.pair,
+                    db::PairGame{sg.id.game_in_pair, record.white, record.black, record.result});
+    tally_->refresh(*store_);
+    if (sprt_)
+      decision = paired_ ? sprt_decision(*sprt_, tally_->tally().pairs(), tally_->games())
+                         : sprt_decision(*sprt_, tally_->tally().games());
+  }
+  if (decision) finish(*decision);
+  if (!stop_.stopping()) decide();
+}
+
+void Decider::decide() {
+  const auto control = store_->work().control(id_);
+  if (control.status == db::TournamentStatus::Finished) {
+    finish(control.decision);  // another worker decided: only read it back
+    return;
+  }
+  if (control.stop_requested) stop_requested(control.decision);
+}
+
+void Decider::exhausted() {
+  db::GameFilter f;
+  f.tournament_ids = {id_};
+  stats::Trinomial games;
+  const auto pairs = sprt_ ? current_pairs(&games) : stats::Pentanomial{};
+  finish(paired_ ? complete_decision(store_->queries().count_games(f), sprt(), pairs)
+                 : complete_decision(store_->queries().count_games(f), sprt(), games));
+}
+
+bool Decider::not_running() {
+  const auto control = store_->work().control(id_);
+  switch (control.status) {
+    case db::TournamentStatus::Finished:
+      finish(control.decision);
+      return false;
+    case db::TournamentStatus::Aborted:
+      if (control.stop_requested) {
+        stop_requested(control.decision);
+        return false;
+      }
+      // A worker that was interrupted thought nobody else was playing: we are.
+      store_->catalog().set_tournament_status(id_, db::TournamentStatus::Running);
+      return false;
+    case db::TournamentStatus::Restarted:
+      events_.fail(Failure::Setup,
+                   "tournament '" + config_.tournament.name +
+                       "' was restarted by another run (--restart); this worker stops");
+      return false;
+    case db::TournamentStatus::Running:
+      break;
+  }
+  decide();
+  // Stopped with nothing to say why: do not spin on the store.
+  return !stop_.stopping();
+}
+
+void Decider::finish(const std::string& decision) {
+  const bool first = store_->work().finish_tournament(id_, db::TournamentStatus::Finished, decision);
+  std::string stored_decision = decision;
+  if (!first) {
+    auto control = store_->work().control(id_);
+    if (!control.decision.empty()) stored_decision = control.decision;
+  }
+  {
+    std::lock_guard lock(events_.mutex());
+    if (decision_.empty()) decision_ = stored_decision;
+  }
+  events_.stop();
+}
+
+void Decider::stop_requested(const std::string& decision) {
+  {
+    std::lock_guard lock(events_.mutex());
+    stopped_ = true;
+    if (decision_.empty()) decision_ = decision;
+  }
+  events_.stop();
+}
+
+stats::Pentanomial Decider::current_pairs(stats::Trinomial* games) {
+  std::lock_guard lock(events_.mutex());
+  tally_->refresh(*store_);
+  if (games) *games = tally_->tally().games();
+  return tally_->tally().pairs();
+}
+
+}  // namespace knightly::runner

@@ -1,0 +1,71 @@
+#pragma once
+// The decision as a run takes it (the texts are decision.h's): after each game this process
+// stores, from every worker's counts (SPRT, or a stop or a finish another worker marked); when
+// a claim finds no pair left (every game played) or the tournament not running. The first
+// worker to see a decision marks the tournament finished for all; each stops the run.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "db/records/game_record.h"
+#include "db/store/store.h"
+#include "runner/config/config.h"
+#include "runner/run/run_events.h"
+#include "runner/run/shared_tally.h"
+#include "runner/stats/sprt.h"
+#include "runner/tournament/schedule.h"
+
+namespace knightly::runner {
+
+class Decider {
+ public:
+  Decider(const Config& config, RunEvents& events, StopToken& stop);
+
+  // Tournament `id` is found: two-engine runs count every worker's games from now on.
+  void start(db::Store& store, std::int64_t id);
+
+  // A game this process stored: counted (two-engine runs), then the decision.
+  void stored(const ScheduledGame& sg, const GameRecord& record);
+  // The tournament's state as the store has it: finished by another worker, or stopped.
+  void decide();
+  // Every pair is claimed and stored: the run is complete.
+  void exhausted();
+  // A claim found the tournament not running: why. `true` when the thread should wait (nothing
+  // says why), so as not to spin on the store.
+  bool not_running();
+  // Finished before this run started: its stored decision.
+  void already(const std::string& decision) { decision_ = decision; }
+
+  // Two-engine runs: the first engine against the second, every worker's games as far as this
+  // process knows (with the run's lock held); null otherwise.
+  const SharedTally* tally() const { return tally_ ? &*tally_ : nullptr; }
+  const stats::SprtConfig* sprt() const { return sprt_ ? &*sprt_ : nullptr; }
+  // The SPRT and the reports use game pairs when the schedule has them (and -report
+  // penta=false does not ask otherwise), single games when not.
+  bool paired() const { return paired_; }
+  bool two_engines() const { return two_engines_; }
+  // Once the game threads are gone: what this worker saw decide, and whether by `knightly stop`.
+  const std::string& decision() const { return decision_; }
+  bool stopped() const { return stopped_; }
+
+ private:
+  void finish(const std::string& decision);
+  // `knightly stop` (its text `decision`): this worker starts nothing new and exits 3.
+  void stop_requested(const std::string& decision);
+  // Two-engine runs: every worker's pairs (and games into *games), now.
+  stats::Pentanomial current_pairs(stats::Trinomial* games);
+
+  const Config& config_;
+  db::Store* store_ = nullptr;
+  RunEvents& events_;
+  StopToken& stop_;
+  std::int64_t id_ = 0;
+  bool two_engines_;
+  bool paired_;
+  std::optional<stats::SprtConfig> sprt_;  // two-engine runs with [sprt]
+  std::optional<SharedTally> tally_;       // under the run's lock
+  std::string decision_;                   // under the run's lock
+  bool stopped_ = false;                   // by `knightly stop` (under the run's lock)
+};
+
+}  // namespace knightly::runner
