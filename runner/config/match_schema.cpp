@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "engine/base/int_text.h"
 #include "runner/config/match_schema_rows.h"
 
 namespace knightly::runner {
@@ -143,15 +144,9 @@ std::expected<Value, std::string> parse_value(const MatchKey& k, std::string_vie
   const std::string t(text);
   switch (k.type) {
     case T::Integer: {
-      std::int64_t v = 0;
-      auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-      if (t.empty() || p != t.data() + t.size() ||
-          (ec != std::errc() && ec != std::errc::result_out_of_range))
-        return std::unexpected("'" + t + "' is not an integer");
-      if (ec == std::errc::result_out_of_range)
-        return std::unexpected("value " + t + " is out of range [" + std::to_string(k.min) + ", " +
-                               std::to_string(k.max) + "]");
-      return check_value(k, v);
+      auto v = base::parse_int("", t, k.min, k.max);
+      if (!v) return std::unexpected(v.error());
+      return *v;
     }
     case T::Unsigned: {
       std::uint64_t v = 0;

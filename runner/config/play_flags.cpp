@@ -1,12 +1,12 @@
 #include "runner/config/play_flags.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <map>
 #include <optional>
 #include <thread>
 
+#include "engine/base/int_text.h"
 #include "runner/config/closest_name.h"
 #include "runner/config/config_paths.h"
 #include "runner/config/config_validate.h"
@@ -36,11 +36,9 @@ std::pair<std::string, std::string> split_pair(const std::string& flag, const st
 // "3,5,7-11,13" as fastchess's -use-affinity takes it.
 std::vector<int> cpu_list(const std::string& flag, const std::string& text) {
   auto cpu = [&](const std::string& item) {
-    int v = -1;
-    auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-    if (item.empty() || ec != std::errc() || p != item.data() + item.size() || v < 0 || v > 4095)
-      fail(flag, "CPUS: '" + item + "' is not a CPU number in [0, 4095]");
-    return v;
+    const auto v = base::parse_int("CPUS", item, 0, 4095);
+    if (!v) fail(flag, v.error());
+    return static_cast<int>(*v);
   };
   std::vector<int> out;
   std::size_t start = 0;
