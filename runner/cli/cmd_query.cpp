@@ -106,7 +106,7 @@ Applied set_double(std::optional<double>& to, const std::string& flag, const std
   return {};
 }
 
-// The termination names games.termination stores (runner/match), for help and suggestions.
+// The termination names games.termination stores (db/records), for help and suggestions.
 std::vector<std::string> termination_names() {
   std::vector<std::string> names;
   for (int t = static_cast<int>(Termination::Checkmate);
@@ -447,7 +447,7 @@ int query_games(const db::Store& store, QueryOptions q) {
   for (const auto& g : store.games(q.filter))
     t.add_row({cell((long long)g.id), cell(g.tournament), cell((long long)g.game_id.round + 1),
                cell((long long)g.game_id.pair + 1), cell((long long)g.game_id.game_in_pair + 1),
-               cell(g.white), cell(g.black), cell(g.result), cell(g.termination), cell(g.reason),
+               cell(g.white), cell(g.black), cell(result_token(g.result)), cell(termination_name(g.termination)), cell(g.reason),
                cell((long long)g.plies), cell(g.started_at), cell((long long)g.duration_ms),
                text_or_null(g.opening_source)});
   const int code = print(t, q, "games");

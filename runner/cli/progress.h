@@ -11,7 +11,7 @@
 #include <string>
 
 #include "runner/cli/interval_report.h"
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 #include "runner/run/run_observer.h"
 #include "runner/stats/counts.h"
 

@@ -1,0 +1,3 @@
+#pragma once
+// Fixture for tests/unit/modules.
+int high();
