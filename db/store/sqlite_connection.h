@@ -7,6 +7,7 @@
 
 #include "db/store/connection.h"
 #include "db/store/sqlite_write_queue.h"
+#include "engine/chess/splitmix64.h"
 
 struct sqlite3;
 
@@ -69,7 +70,7 @@ class SqliteConnection final : public Connection {
   bool queue_wanted_ = false;
   std::unique_ptr<SqliteWriteQueue> queue_;
   bool in_queue_ = false;  // this connection's transaction holds the queue
-  std::minstd_rand jitter_;
+  chess::SplitMix64 jitter_;
   bool synchronous_full_ = false;
   bool lazy_ = false;  // in a Lazy transaction: synchronous is NORMAL until it ends
   std::shared_ptr<StatementCache> cache_;  // prepared statements kept for reuse

@@ -21,6 +21,7 @@
 #include "db/records/store_types.h"
 #include "db/store/transaction.h"
 #include "db/records/utc_time.h"
+#include "engine/chess/splitmix64.h"
 
 namespace knightly::db {
 
@@ -84,7 +85,9 @@ auto with_retry(int busy_timeout_ms, const std::string& what, F&& attempt) -> de
   using clock = std::chrono::steady_clock;
   const auto deadline = clock::now() + std::chrono::milliseconds(busy_timeout_ms);
   auto pause = std::chrono::microseconds(500);
-  thread_local std::minstd_rand jitter(std::random_device{}());
+  // Seeded apart in every thread of every process: the jitter must not repeat across them.
+  thread_local chess::SplitMix64 jitter(std::random_device{}() |
+                                        (std::uint64_t(std::random_device{}()) << 32));
   for (;;) {
     try {
       return attempt();
@@ -93,7 +96,8 @@ auto with_retry(int busy_timeout_ms, const std::string& what, F&& attempt) -> de
         throw StoreException(in_context(e.error(), what));
     }
     // Random jitter keeps workers that collided from colliding again in step.
-    std::this_thread::sleep_for(pause + std::chrono::microseconds(jitter() % (pause.count() + 1)));
+    std::this_thread::sleep_for(
+        pause + std::chrono::microseconds(jitter.below(std::uint64_t(pause.count()) + 1)));
     pause = std::min(pause * 2, std::chrono::microseconds(50000));
   }
 }

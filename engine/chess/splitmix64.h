@@ -2,8 +2,10 @@
 // SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014):
 // the one seeded generator of the project. The same seed gives the same sequence on every
 // platform and compiler, which std's distributions do not promise. The chess core holds it
-// because every module links the core; the search, the evaluation's random term, the book
-// pick and the runner's schedule all draw from it.
+// because the modules that draw link the core: the search, the evaluation's random term, the
+// book pick, the runner's schedule, SPSA's perturbations, the ratings' simulations (stats)
+// and the store's retry jitter (seeded from std::random_device where it must differ per
+// process). The magic bitboards' table generator (bitboard.cpp) is the one other generator.
 #include <cstdint>
 
 namespace knightly::chess {
@@ -41,6 +43,13 @@ class SplitMix64 {
   }
   // Uniform in [0, 1), 53 bits.
   constexpr double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
+
+  // A UniformRandomBitGenerator, for the standard distributions (std::binomial_distribution in
+  // the ratings' simulations), where the same seed need not draw the same on every platform.
+  using result_type = std::uint64_t;
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return ~result_type(0); }
+  constexpr result_type operator()() { return next(); }
 
  private:
   std::uint64_t state_;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 
+#include "engine/base/int_text.h"
 #include "engine/eval/evaluator.h"
 
 namespace knightly::engine {
@@ -134,16 +134,12 @@ std::expected<void, std::string> apply_option(SearchConfig& config, std::string_
       return {};
     }
     case OptionType::Spin: {
-      long long v = 0;
       std::string_view t = value;
       while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
       while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-      auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-      if (t.empty() || ec != std::errc() || ptr != t.data() + t.size())
-        return std::unexpected(n + " expects a whole number, got '" + std::string(value) + "'");
-      if (v < spec->min || v > spec->max)
-        return std::unexpected(n + " must be between " + std::to_string(spec->min) + " and " +
-                               std::to_string(spec->max) + ", got " + std::to_string(v));
+      const auto parsed = base::parse_int(n, t, spec->min, spec->max);
+      if (!parsed) return std::unexpected(parsed.error());
+      const std::int64_t v = *parsed;
       if (n == "Hash") config.hash_mb = int(v);
       if (n == "EvalNoise") config.eval_noise = int(v);
       if (n == "KnightValue") config.knight_value = int(v);

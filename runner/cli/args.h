@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/int_text.h"
+
 namespace knightly::runner {
 
 class Args {
@@ -26,8 +28,8 @@ class Args {
   std::size_t pos_ = 0;
 };
 
-std::expected<long long, std::string> parse_int(const std::string& flag, const std::string& text,
-                                                long long min, long long max);
+// A flag's integer in [min, max]: the one ranged-integer reader (engine/base/int_text.h).
+using base::parse_int;
 std::expected<double, std::string> parse_double(const std::string& flag, const std::string& text);
 
 }  // namespace knightly::runner

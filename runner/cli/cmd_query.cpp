@@ -24,8 +24,8 @@
 #include "runner/run/two_engine_tally.h"
 #include "runner/stats/counts.h"
 #include "runner/stats/elo.h"
+#include "runner/stats/match_text.h"
 #include "runner/stats/ratings.h"
-#include "runner/stats/report.h"
 #include "runner/stats/sprt.h"
 
 namespace knightly::runner {

@@ -15,7 +15,7 @@
 #include "runner/run/decision.h"
 #include "runner/run/two_engine_tally.h"
 #include "runner/stats/elo.h"
-#include "runner/stats/report.h"
+#include "runner/stats/match_text.h"
 #include "runner/tournament/schedule.h"
 
 namespace knightly::runner {

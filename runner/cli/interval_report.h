@@ -12,7 +12,7 @@
 
 #include "runner/config/config.h"
 #include "runner/stats/counts.h"
-#include "runner/stats/report.h"
+#include "runner/stats/match_text.h"
 #include "runner/stats/sprt.h"
 
 namespace knightly::runner {

@@ -7,7 +7,7 @@
 
 #include "runner/cli/printable.h"
 #include "runner/stats/elo.h"
-#include "runner/stats/report.h"
+#include "runner/stats/match_text.h"
 
 namespace knightly::runner {
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "engine/base/int_text.h"
 #include "runner/config/closest_name.h"
 #include "runner/match/time_control.h"
 
@@ -37,14 +38,12 @@ std::expected<void, LadderError> set_limit(EngineConfig& e, const std::string& k
   if (key == "depth" || key == "nodes") {
     if (v.kind != Kind::Integer)
       return bad(i, "expected an integer " + key + ", got " + kind_name(v.kind));
-    const long long n = std::strtoll(v.text.c_str(), nullptr, 10);
-    if (key == "depth") {
-      if (n < 1 || n > 1000) return bad(i, "depth " + v.text + " is out of range [1, 1000]");
-      e.limits.depth = static_cast<int>(n);
-    } else {
-      if (n < 1) return bad(i, "nodes " + v.text + " must be at least 1");
-      e.limits.nodes = static_cast<std::uint64_t>(n);
-    }
+    const auto n = base::parse_int(key, v.text, 1, key == "depth" ? 1000 : INT64_MAX);
+    if (!n) return bad(i, n.error());
+    if (key == "depth")
+      e.limits.depth = static_cast<int>(*n);
+    else
+      e.limits.nodes = static_cast<std::uint64_t>(*n);
     return {};
   }
   if (key == "st") {

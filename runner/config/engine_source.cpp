@@ -1,9 +1,10 @@
 #include "runner/config/engine_source.h"
 
 #include <array>
-#include <charconv>
 #include <cstdint>
 #include <filesystem>
+
+#include "engine/base/int_text.h"
 
 namespace knightly::runner {
 
@@ -49,11 +50,9 @@ std::optional<std::string> apply_source_key(std::string_view key, std::string_vi
       if (part == "..") return "subdir: '" + v + "' must be a path inside the repository";
     s.subdir = v;
   } else {  // bench
-    std::uint64_t n = 0;
-    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (v.empty() || ec != std::errc() || end != v.data() + v.size() || n == 0)
-      return "bench: '" + v + "' is not a node count (a positive integer)";
-    s.bench = n;
+    const auto n = base::parse_int("bench", v, 1, INT64_MAX);
+    if (!n) return n.error() + " (a node count)";
+    s.bench = static_cast<std::uint64_t>(*n);
   }
   return std::nullopt;
 }

@@ -1,10 +1,10 @@
 #include "runner/config/engine_words.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <filesystem>
 
+#include "engine/base/int_text.h"
 #include "runner/config/closest_name.h"
 #include "runner/config/config_paths.h"
 #include "runner/config/config_validate.h"
@@ -48,20 +48,6 @@ std::optional<std::string> unsupported(std::string_view key) {
   const MatchKey* k = engine_row(key);
   if (k && !k->refused.empty()) return std::string(k->refused);
   return std::nullopt;
-}
-
-std::optional<std::int64_t> to_int(std::string_view text, std::int64_t min, std::int64_t max) {
-  std::int64_t v = 0;
-  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || p != text.data() + text.size()) return std::nullopt;
-  if (v < min || v > max) return std::nullopt;
-  return v;
-}
-
-std::string range_error(std::string_view key, std::string_view value, std::int64_t min,
-                        std::int64_t max) {
-  return std::string(key) + ": '" + std::string(value) + "' is not an integer in [" +
-         std::to_string(min) + ", " + std::to_string(max) + "]";
 }
 
 void set_option(EngineConfig& e, const std::string& name, const std::string& value) {
@@ -204,16 +190,16 @@ std::optional<std::string> apply_engine_word(std::string_view word, EngineConfig
       return "st: a time per move (st=" + value + ") and a clock (tc) together; give one";
     e.limits.tc = *tc;
   } else if (key == "depth" || key == "plies") {
-    auto v = to_int(value, 1, 1000);
-    if (!v) return range_error(key, value, 1, 1000);
+    auto v = base::parse_int(key, value, 1, 1000);
+    if (!v) return v.error();
     e.limits.depth = static_cast<int>(*v);
   } else if (key == "nodes") {
-    auto v = to_int(value, 1, INT64_MAX);
-    if (!v) return range_error(key, value, 1, INT64_MAX);
+    auto v = base::parse_int(key, value, 1, INT64_MAX);
+    if (!v) return v.error();
     e.limits.nodes = static_cast<std::uint64_t>(*v);
   } else if (key == "timemargin") {
-    auto v = to_int(value, 0, 3'600'000);
-    if (!v) return range_error(key, value, 0, 3'600'000);
+    auto v = base::parse_int(key, value, 0, 3'600'000);
+    if (!v) return v.error();
     e.limits.time_margin_ms = *v;
   } else if (key == "restart") {
     if (auto v = parse_value(*engine_row(key), value); !v) return "restart: " + v.error();

@@ -2,7 +2,7 @@
 
 #include <arpa/inet.h>
 
-#include <charconv>
+#include "engine/base/int_text.h"
 
 namespace knightly::runner::serve {
 
@@ -29,11 +29,9 @@ std::expected<Endpoint, std::string> parse_endpoint(std::string_view text) {
   if (inet_pton(v6 ? AF_INET6 : AF_INET, e.host.c_str(), buf) != 1)
     return std::unexpected(what + ": '" + e.host + "' is not an IP" + (v6 ? "v6" : "v4") +
                            " address (names are not looked up)");
-  int p = -1;
-  auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), p);
-  if (port.empty() || ec != std::errc() || end != port.data() + port.size() || p < 0 || p > 65535)
-    return std::unexpected(what + ": port '" + std::string(port) + "' is not a number 0..65535");
-  e.port = p;
+  const auto p = base::parse_int(what + ": port", port, 0, 65535);
+  if (!p) return std::unexpected(p.error());
+  e.port = static_cast<int>(*p);
   return e;
 }
 

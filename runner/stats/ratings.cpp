@@ -6,6 +6,8 @@
 #include <random>
 #include <utility>
 
+#include "engine/chess/splitmix64.h"
+
 namespace knightly::runner::stats {
 namespace {
 
@@ -274,7 +276,7 @@ Ratings rate_group(int engine_count, std::span<const PairResults> pairs,
   // observed draw rate, refit, and take the spread of the refitted (anchored) ratings.
   const int sims = std::max(0, options.simulations);
   if (sims > 0) {
-    std::mt19937_64 rng(options.seed);
+    chess::SplitMix64 rng(options.seed);
     std::vector<double> sum(n, 0.0), sum_sq(n, 0.0), sim_r(n);
     std::vector<PairResults> drawn(pairs.begin(), pairs.end());
     std::vector<int> sim_comp;

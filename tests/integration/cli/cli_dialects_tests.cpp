@@ -15,7 +15,7 @@
 #include "engine/chess/pgn.h"
 #include "engine/chess/position.h"
 #include "pgn_checks.h"
-#include "runner/stats/report.h"
+#include "runner/stats/match_text.h"
 #include "runner/stats/sprt.h"
 #include "sqlite_probe.h"
 #include "tests/support/process.h"

@@ -646,3 +646,23 @@ TEST_CASE("tb, tbpieces, tbignore50, tbadjudicate: fastchess's tablebase adjudic
   CHECK(flag_error(two + "-tb /s -tbadjudicate WIN").message.find("WIN_LOSS") != std::string::npos);
   CHECK(flag_error(two + "-tb /s -tbpieces 33").key == "-tbpieces");
 }
+
+// One reader of integers in a range (engine/base/int_text.h): every front end of a match
+// names its flag or key, the text and the range the same way.
+TEST_CASE("integers in a range: every front end says the key, the text and the range in one form") {
+  auto flag = flag_error(two + "-concurrency 0");
+  CHECK(flag.key == "-concurrency");
+  CHECK(flag.message == "'0' is not an integer in [1, 1024]");
+  CHECK(flag_error(two + "-concurrency many").message == "'many' is not an integer in [1, 1024]");
+  auto cpu = flag_error(two + "-use-affinity 0-5000");
+  CHECK(cpu.key == "-use-affinity");
+  CHECK(cpu.message == "CPUS: '5000' is not an integer in [0, 4095]");
+  auto depth = flag_error("-engine builtin=a depth=0 -engine builtin=b");
+  CHECK(depth.message == "depth: '0' is not an integer in [1, 1000]");
+  auto margin = flag_error("-engine builtin=a timemargin=lots -engine builtin=b");
+  CHECK(margin.message == "timemargin: 'lots' is not an integer in [0, 3600000]");
+  auto nodes = flag_error("-engine builtin=a nodes=0 -engine builtin=b");
+  CHECK(nodes.message == "nodes: '0' is not an integer >= 1");
+  auto bench = flag_error("-engine repo=/r ref=main bench=0 -engine builtin=b");
+  CHECK(bench.message == "bench: '0' is not an integer >= 1 (a node count)");
+}

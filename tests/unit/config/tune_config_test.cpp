@@ -139,7 +139,7 @@ TEST_CASE("mistakes in a [tune] section name their key and place") {
       {"name = \"EvalNoise\"", "name = \"Noise\"", "tune.param[1].name",
        "unknown builtin option 'Noise'", 21},
       {"max = 1000\nc_end = 60", "max = 20000\nc_end = 60", "tune.param[1].name",
-       "EvalNoise must be between 0 and 10000, got 20000", 21},
+       "EvalNoise: '20000' is not an integer in [0, 10000]", 21},
       {"options = { Eval = \"material+pst\" }", "options = { EvalNoise = 5 }", "tune.param[1].name",
        "'EvalNoise' is tuned: take it out of engine 'kn''s options", 21},
       {"depth = 2", "depth = 2\nrounds = 4", "tournament.rounds", "leave it out", 4},

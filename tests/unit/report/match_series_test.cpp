@@ -5,7 +5,7 @@
 
 #include "runner/report/json.h"
 #include "runner/stats/elo.h"
-#include "runner/stats/report.h"
+#include "runner/stats/match_text.h"
 
 using namespace knightly::runner;
 

@@ -61,9 +61,10 @@ TEST_CASE("options apply case-insensitively and reject bad values with a reason"
 
   auto e1 = engine::apply_option(c, "Hash", "-1");
   REQUIRE_FALSE(e1);
-  CHECK(e1.error().find("between 0 and 4096") != std::string::npos);
+  CHECK(e1.error() == "Hash: '-1' is not an integer in [0, 4096]");
   auto e2 = engine::apply_option(c, "Hash", "lots");
   REQUIRE_FALSE(e2);
+  CHECK(e2.error() == "Hash: 'lots' is not an integer in [0, 4096]");
   auto e3 = engine::apply_option(c, "Eval", "material+queens");
   REQUIRE_FALSE(e3);
   CHECK(e3.error().find("queens") != std::string::npos);
@@ -191,7 +192,7 @@ TEST_CASE("the command loop reports bad input and keeps going") {
   engine.handle("position fen not/a/fen w - - 0 1");
   CHECK(out.find("info string error: bad FEN").size() > 0);
   engine.handle("setoption name Hash value huge");
-  CHECK(out.find("info string error: Hash expects a whole number").size() > 0);
+  CHECK(out.find("info string error: Hash: 'huge' is not an integer in [0, 4096]").size() > 0);
   engine.handle("xyzzy");
   CHECK(out.find("info string unknown command 'xyzzy'").size() > 0);
   engine.handle("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");

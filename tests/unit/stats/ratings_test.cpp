@@ -5,10 +5,12 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
+#include <concepts>
 #include <cstdlib>
 #include <random>
 #include <vector>
 
+#include "engine/chess/splitmix64.h"
 #include "runner/stats/elo.h"
 
 using namespace knightly::runner::stats;
@@ -335,4 +337,20 @@ TEST_CASE("20 engines, 1M games aggregated, 200 simulations: the true ratings wi
     const auto& e = r->engines[static_cast<std::size_t>(i)];
     CHECK(std::abs(e.rating - truth[static_cast<std::size_t>(i)]) < 3 * e.error95 + 1e-9);
   }
+}
+
+// The simulations draw from the project's one seeded generator (engine/chess/splitmix64.h),
+// through the standard distributions: SplitMix64 is a UniformRandomBitGenerator whose draws
+// are its own sequence.
+static_assert(std::uniform_random_bit_generator<knightly::chess::SplitMix64>);
+
+TEST_CASE("SplitMix64 as the simulations' generator draws its own sequence", "[stats][ratings]") {
+  knightly::chess::SplitMix64 a(2024), b(2024);
+  for (int i = 0; i < 100; ++i) CHECK(a() == b.next());
+  // Its whole range: std::binomial_distribution with p = 0.5 over many games is centred.
+  knightly::chess::SplitMix64 rng(7);
+  std::binomial_distribution<std::int64_t> half(1000000, 0.5);
+  const auto wins = half(rng);
+  CHECK(wins > 497000);
+  CHECK(wins < 503000);
 }

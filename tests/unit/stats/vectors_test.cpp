@@ -8,7 +8,7 @@
 
 #include "runner/stats/elo.h"
 #include "runner/stats/llr.h"
-#include "runner/stats/report.h"
+#include "runner/stats/match_text.h"
 #include "runner/stats/sprt.h"
 #include "tests/test_data.h"
 #include "tests/unit/stats/mini_json.h"

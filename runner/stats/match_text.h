@@ -1,5 +1,6 @@
 #pragma once
-// The text blocks other tools parse, as pure functions: fastchess's interval report (which
+// A match's figures as text, as pure functions: the one Elo text every output shows,
+// Knightly's match line, and the blocks other tools parse: fastchess's interval report (which
 // fishtest's worker reads) and cutechess-cli's result and SPRT lines.
 #include <optional>
 #include <string>

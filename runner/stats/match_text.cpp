@@ -1,4 +1,4 @@
-#include "runner/stats/report.h"
+#include "runner/stats/match_text.h"
 
 #include <cmath>
 #include <cstdarg>

@@ -1,5 +1,5 @@
 // The fastchess block fishtest parses and cutechess-cli's lines, character for character.
-#include "runner/stats/report.h"
+#include "runner/stats/match_text.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
