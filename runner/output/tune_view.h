@@ -8,7 +8,7 @@
 
 #include "db/store/store_types.h"
 #include "db/store/tune_types.h"
-#include "runner/cli/table.h"
+#include "runner/output/table.h"
 
 namespace knightly::runner {
 
