@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "db/store/statement.h"
-#include "db/store/store_types.h"
+#include "db/records/store_types.h"
 
 namespace knightly::db {
 

@@ -13,8 +13,6 @@
 
 namespace knightly::db {
 
-using runner::GameRecord;
-using runner::Result;
 
 namespace {
 
@@ -194,7 +192,7 @@ std::optional<std::int64_t> Store::find_engine(std::string_view name) const {
 
 // ---------------------------------------------------------------- games
 
-std::string game_text(std::int64_t tournament_id, const runner::GameId& id) {
+std::string game_text(std::int64_t tournament_id, const GameId& id) {
   return "storing game (round " + std::to_string(id.round) + ", pair " + std::to_string(id.pair) +
          ", game " + std::to_string(id.game_in_pair) + ") of tournament " +
          std::to_string(tournament_id);
@@ -209,8 +207,8 @@ std::string join_lines(const std::vector<std::string>& lines) {
   return out;
 }
 
-runner::MoveRecord read_move(const Statement& ms) {
-  runner::MoveRecord m;
+MoveRecord read_move(const Statement& ms) {
+  MoveRecord m;
   m.uci = ms.text(0);
   m.san = ms.text(1);
   if (!ms.is_null(2)) m.eval.score_cp = ms.int32(2);
@@ -267,7 +265,7 @@ constexpr const char* kGameColumns =
 }  // namespace
 
 std::int64_t insert_game_rows(Store::Impl& s, std::int64_t tournament_id, const GameRecord& g,
-                              const runner::GameId& id, std::int64_t white, std::int64_t black,
+                              const GameId& id, std::int64_t white, std::int64_t black,
                               const std::string* content_hash, std::int64_t worker_id,
                               const Claim* claim) {
   std::optional<Statement>& slot = claim ? s.insert_claimed_game : s.insert_game;
@@ -305,8 +303,8 @@ std::int64_t insert_game_rows(Store::Impl& s, std::int64_t tournament_id, const 
       .bind(8, g.start_fen)
       .bind(9, opening_moves_text(g))
       .bind(10, g.opening_source)
-      .bind(11, runner::result_token(g.result))
-      .bind(12, runner::termination_name(g.termination))
+      .bind(11, result_token(g.result))
+      .bind(12, termination_name(g.termination))
       .bind(13, g.reason)
       .bind(14, static_cast<std::int64_t>(g.moves.size()))
       .bind(15, g.start_time.empty() ? utc_now_iso() : g.start_time)
@@ -341,7 +339,7 @@ std::int64_t insert_game_rows(Store::Impl& s, std::int64_t tournament_id, const 
     throw StoreException(err);
   }
   if (game_id == 0) return 0;  // not the claim's pair any more: nothing inserted
-  const auto bind_move = [&](Statement& st, int base, int ply, const runner::MoveRecord& m) {
+  const auto bind_move = [&](Statement& st, int base, int ply, const MoveRecord& m) {
     st.bind(base + 1, game_id)
         .bind(base + 2, ply)
         .bind(base + 3, m.uci)
@@ -409,13 +407,13 @@ std::int64_t Store::insert_game(std::int64_t tournament_id, const GameRecord& ga
   });
 }
 
-std::vector<runner::GameId> Store::stored_game_ids(std::int64_t tournament_id) const {
+std::vector<GameId> Store::stored_game_ids(std::int64_t tournament_id) const {
   std::lock_guard lock(impl_->mutex);
   Statement st(impl_->db,
                "SELECT round, pair, game_in_pair, schedule_index FROM games "
                "WHERE tournament_id = ? ORDER BY schedule_index, round, pair, game_in_pair");
   st.bind(1, tournament_id);
-  std::vector<runner::GameId> out;
+  std::vector<GameId> out;
   while (st.step()) out.push_back({st.int32(0), st.int32(1), st.int32(2), st.int32(3)});
   return out;
 }
@@ -439,7 +437,7 @@ std::string Store::content_hash(const GameRecord& g, std::string_view dedup_key)
     h.update(" ", 1);
   }
   h.update(&sep, 1);
-  h.update(std::string_view(runner::result_token(g.result)));
+  h.update(std::string_view(result_token(g.result)));
   return h.hex_digest();
 }
 
@@ -464,7 +462,7 @@ std::vector<ImportOutcome> import_rows(Store::Impl& s, std::int64_t tournament_i
       out.push_back(ImportOutcome::Duplicate);
       continue;
     }
-    const runner::GameId id{0, index / 2, index % 2, index};
+    const GameId id{0, index / 2, index % 2, index};
     insert_game_rows(s, tournament_id, item.record, id, item.white_engine_id, item.black_engine_id,
                      &hash, 0, nullptr);
     ++index;

@@ -17,13 +17,13 @@
 #include <string_view>
 #include <vector>
 
-#include "db/store/queue_types.h"
-#include "db/store/report_types.h"
+#include "db/records/queue_types.h"
+#include "db/records/report_types.h"
 #include "db/store/store_error.h"
-#include "db/store/store_types.h"
-#include "db/store/tune_types.h"
+#include "db/records/store_types.h"
+#include "db/records/tune_types.h"
 #include "db/store/utc_time.h"  // the times it stores and returns
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 
 namespace knightly::db {
 
@@ -43,7 +43,7 @@ struct StoreOptions {
 
 // One game for import_games().
 struct ImportItem {
-  runner::GameRecord record;
+  GameRecord record;
   std::int64_t white_engine_id = 0;
   std::int64_t black_engine_id = 0;
   // Whatever identifies the game beyond its moves (e.g. the PGN's Event/Site/Date/Round
@@ -109,10 +109,10 @@ class Store {
   // Stores a finished game and its moves in one committed transaction; returns its row id.
   // Conflict if (tournament, round, pair, game_in_pair) is already stored; Invalid if the
   // result is "*".
-  std::int64_t insert_game(std::int64_t tournament_id, const runner::GameRecord& game,
+  std::int64_t insert_game(std::int64_t tournament_id, const GameRecord& game,
                            std::int64_t white_engine_id, std::int64_t black_engine_id);
   // Identities of the stored games of a tournament, in schedule order (for resume).
-  std::vector<runner::GameId> stored_game_ids(std::int64_t tournament_id) const;
+  std::vector<GameId> stored_game_ids(std::int64_t tournament_id) const;
   std::int64_t count_games(const GameFilter& filter = {}) const;
   // Streams the filtered games in (tournament, schedule index) order; one StoredGame is
   // reused, so memory stays flat however many games there are.
@@ -125,7 +125,7 @@ class Store {
   // transaction. Importing the same games again changes nothing.
   std::vector<ImportOutcome> import_games(std::int64_t tournament_id,
                                           std::span<const ImportItem> games);
-  static std::string content_hash(const runner::GameRecord& game, std::string_view dedup_key);
+  static std::string content_hash(const GameRecord& game, std::string_view dedup_key);
 
   // --- shared work: any number of workers (threads or processes, on one SQLite file or one
   // PostgreSQL database) play one tournament. See docs/distributed.md.
@@ -155,7 +155,7 @@ class Store {
   // Stores a finished game of a claimed pair in one transaction: in games when the claim is
   // still the pair's current attempt, else in superseded_games. The last game of the pair
   // also releases the claim (the pair is done) in the same transaction.
-  StoreOutcome store_game(const Claim& claim, const runner::GameRecord& game,
+  StoreOutcome store_game(const Claim& claim, const GameRecord& game,
                           std::int64_t white_engine_id, std::int64_t black_engine_id);
   // Gives an unfinished pair back (the worker stops): anyone may claim it at once.
   void release_claim(const Claim& claim);
@@ -186,7 +186,7 @@ class Store {
   // Records the tune of a tournament with its parameters; nothing when it is recorded already
   // (every worker calls it). Invalid when another tune is recorded for it.
   void create_tune(std::int64_t tournament_id, const TuneSetup& setup,
-                   std::span<const runner::tune::Param> params);
+                   std::span<const tune::Param> params);
   // The tune of a tournament with every iteration begun from `from_iteration` on, in order;
   // nullopt for none.
   std::optional<StoredTune> tune(std::int64_t tournament_id, int from_iteration = 0) const;
@@ -194,8 +194,8 @@ class Store {
   std::vector<std::int64_t> tune_ids() const;
   // Records iteration `iteration`'s steps unless a worker did before, and returns the steps
   // recorded: the first writer's (every worker computes the same ones).
-  std::vector<runner::tune::Step> begin_tune_iteration(std::int64_t tournament_id, int iteration,
-                                                       std::span<const runner::tune::Step> steps);
+  std::vector<tune::Step> begin_tune_iteration(std::int64_t tournament_id, int iteration,
+                                                       std::span<const tune::Step> steps);
   // Fills in the result of every begun iteration whose pairs are all done (every game stored),
   // from its games; returns how many it filled in.
   int finish_tune_iterations(std::int64_t tournament_id);

@@ -26,7 +26,7 @@ inline constexpr int kMoveColumns = 18;  // values bound per row of moves
 inline constexpr const char* kMoveSelect =
     "SELECT uci, san, score_cp, mate, depth, seldepth, nodes, time_ms, clock_left_ms, book, nps, "
     "hashfull, tbhits, latency_ms, pv, lines FROM moves WHERE game_id = ? ORDER BY ply";
-runner::MoveRecord read_move(const Statement& st);
+MoveRecord read_move(const Statement& st);
 std::string join_lines(const std::vector<std::string>& lines);
 
 struct Store::Impl {
@@ -112,15 +112,15 @@ auto Store::Impl::read(const std::string& what, F&& fn) const -> decltype(fn()) 
 }
 
 // "storing game (round 1, pair 0, game 1) of tournament 3": what messages say a store did.
-std::string game_text(std::int64_t tournament_id, const runner::GameId& id);
+std::string game_text(std::int64_t tournament_id, const GameId& id);
 // Refuses a game without a result (ErrorKind::Invalid).
-void check_game(const Database& db, const runner::GameRecord& game);
+void check_game(const Database& db, const GameRecord& game);
 // Inserts one game and its moves inside the caller's transaction; returns its row id.
 // content_hash: imported games only (else nullptr); worker_id: 0 for none. With a claim,
 // only while the claim is still its pair's current attempt (the pair's row is then locked
 // until the transaction ends); returns 0, inserting nothing, when it is not.
 std::int64_t insert_game_rows(Store::Impl& s, std::int64_t tournament_id,
-                              const runner::GameRecord& game, const runner::GameId& id,
+                              const GameRecord& game, const GameId& id,
                               std::int64_t white, std::int64_t black,
                               const std::string* content_hash, std::int64_t worker_id,
                               const Claim* claim);

@@ -10,8 +10,6 @@
 
 namespace knightly::db {
 
-using runner::Result;
-
 const std::string& Store::Impl::engine_name(std::int64_t id) const {
   auto it = engine_names.find(id);
   if (it == engine_names.end()) {
@@ -118,7 +116,7 @@ void Store::for_each_game(const GameFilter& filter,
     game.opening_moves = st.text(9);
     r.opening_source = st.text(10);
     r.result = parse_result(st.text(11)).value_or(Result::None);
-    r.termination = runner::parse_termination(st.text(12)).value_or(runner::Termination::None);
+    r.termination = parse_termination(st.text(12)).value_or(Termination::None);
     r.reason = st.text(13);
     r.start_time = st.text(14);
     r.duration_ms = st.int64(15);
@@ -154,8 +152,8 @@ std::vector<GameSummary> Store::games(const GameFilter& filter) const {
     s.game_id = {st.int32(3), st.int32(4), st.int32(5), st.int32(6)};
     s.white = impl_->engine_name(st.int64(7));
     s.black = impl_->engine_name(st.int64(8));
-    s.result = st.text(9);
-    s.termination = st.text(10);
+    s.result = parse_result(st.text(9)).value_or(Result::None);
+    s.termination = parse_termination(st.text(10)).value_or(Termination::None);
     s.reason = st.text(11);
     s.plies = st.int32(12);
     s.started_at = st.text(13);

@@ -161,7 +161,7 @@ void Store::for_each_result(const GameFilter& filter,
     r.game_in_pair = st.int32(4);
     r.white = impl_->engine_name(st.int64(5));
     r.black = impl_->engine_name(st.int64(6));
-    r.result = parse_result(st.text(7)).value_or(runner::Result::None);
+    r.result = parse_result(st.text(7)).value_or(Result::None);
     callback(r);
   }
 }
@@ -192,8 +192,8 @@ std::vector<GameSummary> Store::game_page(const GameFilter& filter, std::int64_t
     s.game_id = {st.int32(3), st.int32(4), st.int32(5), st.int32(6)};
     s.white = impl_->engine_name(st.int64(7));
     s.black = impl_->engine_name(st.int64(8));
-    s.result = st.text(9);
-    s.termination = st.text(10);
+    s.result = parse_result(st.text(9)).value_or(Result::None);
+    s.termination = parse_termination(st.text(10)).value_or(Termination::None);
     s.reason = st.text(11);
     s.plies = st.int32(12);
     s.started_at = st.text(13);
@@ -226,8 +226,8 @@ std::optional<StoredGame> Store::game(std::int64_t id) const {
   r.start_fen = st.text(7);
   game.opening_moves = st.text(8);
   r.opening_source = st.text(9);
-  r.result = parse_result(st.text(10)).value_or(runner::Result::None);
-  r.termination = runner::parse_termination(st.text(11)).value_or(runner::Termination::None);
+  r.result = parse_result(st.text(10)).value_or(Result::None);
+  r.termination = parse_termination(st.text(11)).value_or(Termination::None);
   r.reason = st.text(12);
   r.start_time = st.text(13);
   r.duration_ms = st.int64(14);

@@ -11,8 +11,8 @@ namespace knightly::db {
 
 namespace {
 
-using runner::tune::Param;
-using runner::tune::Step;
+using tune::Param;
+using tune::Step;
 
 std::string tune_text(std::int64_t tournament_id) {
   return "the tune of tournament " + std::to_string(tournament_id);

@@ -28,7 +28,7 @@ std::string pair_text(const Claim& c) {
          ") of tournament " + std::to_string(c.tournament_id);
 }
 
-std::string moves_text(const runner::GameRecord& g) {
+std::string moves_text(const GameRecord& g) {
   std::string out;
   for (const auto& m : g.moves) {
     if (!out.empty()) out += ' ';
@@ -244,7 +244,7 @@ void Store::renew_leases(std::int64_t worker_id, std::chrono::milliseconds lease
       Commit::Lazy);
 }
 
-StoreOutcome Store::store_game(const Claim& claim, const runner::GameRecord& game,
+StoreOutcome Store::store_game(const Claim& claim, const GameRecord& game,
                                std::int64_t white_engine_id, std::int64_t black_engine_id) {
   std::lock_guard lock(impl_->mutex);
   check_game(impl_->db, game);
@@ -303,8 +303,8 @@ StoreOutcome Store::store_game(const Claim& claim, const runner::GameRecord& gam
         .bind(11, opening)
         .bind(12, game.opening_source)
         .bind(13, moves_text(game))
-        .bind(14, runner::result_token(game.result))
-        .bind(15, runner::termination_name(game.termination))
+        .bind(14, result_token(game.result))
+        .bind(15, termination_name(game.termination))
         .bind(16, game.reason)
         .bind(17, static_cast<std::int64_t>(game.moves.size()))
         .bind(18, game.start_time.empty() ? utc_now_iso() : game.start_time)

@@ -4,7 +4,7 @@
 #include <expected>
 #include <string>
 
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 
 namespace knightly::runner {
 

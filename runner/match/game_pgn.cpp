@@ -6,7 +6,7 @@
 
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
-#include "runner/match/move_eval.h"
+#include "db/records/move_eval.h"
 
 namespace knightly::runner {
 

@@ -5,7 +5,7 @@
 // move's comment ("{-M1/3 0.01s, Black mates}").
 #include <string>
 
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 
 namespace knightly::runner {
 

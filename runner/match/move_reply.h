@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/match/move_eval.h"
+#include "db/records/move_eval.h"
 
 namespace knightly::runner {
 

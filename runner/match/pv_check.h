@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "engine/chess/position.h"
-#include "runner/match/move_eval.h"
+#include "db/records/move_eval.h"
 
 namespace knightly::runner {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "db/store/report_types.h"
-#include "db/store/store_types.h"
+#include "db/records/report_types.h"
+#include "db/records/store_types.h"
 #include "runner/config/config.h"
 #include "runner/output/interval_lines.h"
 #include "runner/run/run_options.h"

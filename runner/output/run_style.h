@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "db/store/report_types.h"
+#include "db/records/report_types.h"
 #include "runner/config/choices.h"
 #include "runner/config/config.h"
 #include "runner/output/interval_lines.h"

@@ -6,8 +6,8 @@
 #include <ostream>
 #include <string>
 
-#include "db/store/store_types.h"
-#include "db/store/tune_types.h"
+#include "db/records/store_types.h"
+#include "db/records/tune_types.h"
 #include "runner/output/table.h"
 
 namespace knightly::runner {

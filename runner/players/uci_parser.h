@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runner/match/move_eval.h"
+#include "db/records/move_eval.h"
 
 namespace knightly::runner::uci {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/chess/position.h"
-#include "runner/match/move_eval.h"
+#include "db/records/move_eval.h"
 #include "runner/match/time_control.h"
 
 namespace knightly::runner::xboard {

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
+#include "db/records/game_record.h"
 #include "runner/config/choices.h"
 #include "runner/config/closest_name.h"
-#include "runner/match/game_record.h"
 #include "runner/output/printable.h"
 #include "runner/stats/sprt.h"
 

@@ -57,7 +57,7 @@ struct QueryParam {
 };
 std::vector<QueryParam> query_params();
 
-// The termination names games.termination stores (runner/match), for help and suggestions.
+// The termination names games.termination stores (db/records), for help and suggestions.
 std::vector<std::string> termination_names();
 
 }  // namespace knightly::runner

@@ -58,9 +58,9 @@ int query_games(const db::Store& store, QueryOptions q) {
   for (const auto& g : store.games(q.filter))
     t.add_row({cell((long long)g.id), cell(g.tournament), cell((long long)g.game_id.round + 1),
                cell((long long)g.game_id.pair + 1), cell((long long)g.game_id.game_in_pair + 1),
-               cell(g.white), cell(g.black), cell(g.result), cell(g.termination), cell(g.reason),
-               cell((long long)g.plies), cell(g.started_at), cell((long long)g.duration_ms),
-               text_or_null(g.opening_source)});
+               cell(g.white), cell(g.black), cell(result_token(g.result)),
+               cell(termination_name(g.termination)), cell(g.reason), cell((long long)g.plies),
+               cell(g.started_at), cell((long long)g.duration_ms), text_or_null(g.opening_source)});
   const int code = print(t, q, "games");
   // A cut list says so: on stderr, so that csv and json stay one document.
   if (q.filter.limit > 0 && static_cast<std::int64_t>(t.size()) == q.filter.limit) {

@@ -21,8 +21,8 @@ std::string game_list_json(std::span<const db::GameSummary> rows, std::int64_t t
     w.key("game").value(g.game_id.game_in_pair + 1);
     w.key("white").value(g.white);
     w.key("black").value(g.black);
-    w.key("result").value(g.result);
-    w.key("termination").value(g.termination);
+    w.key("result").value(result_token(g.result));
+    w.key("termination").value(termination_name(g.termination));
     w.key("reason").value(g.reason);
     w.key("plies").value(g.plies);
     w.key("started_at").value(g.started_at);

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "db/store/report_types.h"
-#include "db/store/store_types.h"
+#include "db/records/report_types.h"
+#include "db/records/store_types.h"
 
 namespace knightly::runner::report {
 

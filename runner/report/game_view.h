@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 
 namespace knightly::runner::report {
 

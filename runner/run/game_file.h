@@ -25,7 +25,7 @@
 #include <string>
 
 #include "db/store/store.h"
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 
 namespace knightly::runner {
 

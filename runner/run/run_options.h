@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "db/store/report_types.h"
-#include "db/store/store_types.h"
-#include "db/store/tune_types.h"
+#include "db/records/report_types.h"
+#include "db/records/store_types.h"
+#include "db/records/tune_types.h"
 #include "runner/config/config.h"
 #include "runner/run/driver.h"
 #include "runner/stats/counts.h"

@@ -7,7 +7,7 @@
 
 #include "runner/config/config.h"
 #include "runner/match/game_pgn.h"
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 #include "runner/players/player_options.h"
 
 namespace knightly::runner {

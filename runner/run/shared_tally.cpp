@@ -36,8 +36,7 @@ void SharedTally::refresh(const db::Store& store) {
       if (seen_.count(key(g.game_id.round, g.game_id.pair, g.game_id.game_in_pair))) continue;
       ++fresh;
       add(g.game_id.round, g.game_id.pair,
-          db::PairGame{g.game_id.game_in_pair, g.white, g.black,
-                       db::parse_result(g.result).value_or(Result::None)});
+          db::PairGame{g.game_id.game_in_pair, g.white, g.black, g.result});
     }
     if (int(page.size()) < kPage || fresh == 0 || games() >= stored) break;
     before = page.back().id;

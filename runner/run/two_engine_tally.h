@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "db/store/store_types.h"
+#include "db/records/store_types.h"
 #include "runner/config/config.h"
 #include "runner/stats/counts.h"
 #include "runner/stats/sprt.h"

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <string>
 
-#include "db/store/store_types.h"
+#include "db/records/store_types.h"
 
 namespace knightly::runner {
 

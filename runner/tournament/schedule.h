@@ -16,7 +16,7 @@
 
 #include "runner/config/config.h"
 #include "runner/config/config_error.h"
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 #include "runner/tournament/opening.h"
 #include "runner/tournament/opening_book.h"
 

@@ -7,7 +7,7 @@
 
 #include "engine/chess/splitmix64.h"
 
-namespace knightly::runner::tune {
+namespace knightly::tune {
 namespace {
 
 // The generator of parameter `i` in iteration `k`: its first draw is delta, its second u. A stored
@@ -132,4 +132,4 @@ std::string check_settings(const Settings& s) {
   return "";
 }
 
-}  // namespace knightly::runner::tune
+}  // namespace knightly::tune

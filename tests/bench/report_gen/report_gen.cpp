@@ -26,29 +26,29 @@ constexpr int kBook = 8;
 
 // One game: random legal moves from the initial position; the game ends by the rules or after
 // `plies` plies (then a result drawn with White's expected score 0.55).
-void play(runner::GameRecord& g, std::mt19937_64& rng, int plies, int index) {
+void play(GameRecord& g, std::mt19937_64& rng, int plies, int index) {
   chess::Position pos;
   g.moves.clear();
-  g.result = runner::Result::None;
+  g.result = Result::None;
   std::int64_t clock[2] = {60000, 60000};
   for (int ply = 0; ply < plies + kBook; ++ply) {
     const chess::MoveList legal = pos.legal_moves();
     const auto end = pos.game_end(legal);
     if (end == chess::GameEnd::Checkmate) {
-      g.result = pos.side_to_move() == chess::White ? runner::Result::BlackWins
-                                                    : runner::Result::WhiteWins;
-      g.termination = runner::Termination::Checkmate;
+      g.result = pos.side_to_move() == chess::White ? Result::BlackWins
+                                                    : Result::WhiteWins;
+      g.termination = Termination::Checkmate;
       g.reason = pos.side_to_move() == chess::White ? "Black mates" : "White mates";
       break;
     }
     if (end != chess::GameEnd::None) {
-      g.result = runner::Result::Draw;
-      g.termination = runner::Termination::Stalemate;
+      g.result = Result::Draw;
+      g.termination = Termination::Stalemate;
       g.reason = "Draw by stalemate or rule";
       break;
     }
     const chess::Move m = legal[static_cast<std::size_t>(rng() % legal.size())];
-    runner::MoveRecord r;
+    MoveRecord r;
     r.uci = chess::to_uci(m);
     r.san = chess::to_san(pos, m);
     r.move = m;
@@ -66,15 +66,15 @@ void play(runner::GameRecord& g, std::mt19937_64& rng, int plies, int index) {
     g.moves.push_back(r);
     pos.do_move(m);
   }
-  if (g.result == runner::Result::None) {
+  if (g.result == Result::None) {
     const auto x = rng() % 100;
-    g.result = x < 35   ? runner::Result::WhiteWins
-               : x < 60 ? runner::Result::BlackWins
-                        : runner::Result::Draw;
-    g.termination = g.result == runner::Result::Draw ? runner::Termination::AdjudicationDraw
-                                                     : runner::Termination::AdjudicationResign;
+    g.result = x < 35   ? Result::WhiteWins
+               : x < 60 ? Result::BlackWins
+                        : Result::Draw;
+    g.termination = g.result == Result::Draw ? Termination::AdjudicationDraw
+                                                     : Termination::AdjudicationResign;
     g.reason =
-        g.result == runner::Result::Draw ? "Draw by adjudication" : "Adjudicated by resignation";
+        g.result == Result::Draw ? "Draw by adjudication" : "Adjudicated by resignation";
   }
   runner::PgnHeader h;
   h.event = "bench";
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
       store.upsert_engine({"Alpha", "/bin/alpha", "Hash=16", "Alpha 1", "", "", false});
   const auto beta = store.upsert_engine({"Beta", "/bin/beta", "Hash=16", "Beta 1", "", "", false});
   std::mt19937_64 rng(seed);
-  runner::GameRecord g;
+  GameRecord g;
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < games; ++i) {
     g.id = {i / 2, i / 2, i % 2, i};

@@ -37,9 +37,9 @@
 
 namespace {
 
-using knightly::runner::GameRecord;
-using knightly::runner::Result;
-using knightly::runner::Termination;
+using knightly::GameRecord;
+using knightly::Result;
+using knightly::Termination;
 
 struct Options {
   std::string db;
@@ -54,7 +54,7 @@ struct Options {
 
 // One synthetic game: who, with which colour, what result, when.
 struct SynthGame {
-  knightly::runner::GameId id;
+  knightly::GameId id;
   int white = 0;
   int black = 0;
   Result result = Result::None;
@@ -182,8 +182,8 @@ void insert_sql(const Options& o, Generator& gen, std::int64_t tournament_id,
     sqlite3_bind_int64(st, 6, ids[static_cast<std::size_t>(g.white)]);
     sqlite3_bind_int64(st, 7, ids[static_cast<std::size_t>(g.black)]);
     sqlite3_bind_text(st, 8, kStartFen, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 9, knightly::runner::result_token(g.result), -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 10, knightly::runner::termination_name(termination_of(g.result)), -1,
+    sqlite3_bind_text(st, 9, knightly::result_token(g.result), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 10, knightly::termination_name(termination_of(g.result)), -1,
                       SQLITE_STATIC);
     sqlite3_bind_text(st, 11, reason_of(g.result), -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 12, started.c_str(), -1, SQLITE_TRANSIENT);

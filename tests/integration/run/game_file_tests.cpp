@@ -22,17 +22,17 @@ std::string read_bytes(const std::string& path) {
 }
 
 // A finished game with `plies` moves.
-runner::GameRecord synthetic_game(int plies) {
-  runner::GameRecord g;
+GameRecord synthetic_game(int plies) {
+  GameRecord g;
   g.white = "A";
   g.black = "B";
   g.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-  g.result = runner::Result::WhiteWins;
-  g.termination = runner::Termination::Checkmate;
+  g.result = Result::WhiteWins;
+  g.termination = Termination::Checkmate;
   g.reason = "White mates";
   g.start_time = "2026-11-21T10:00:00Z";
   for (int p = 0; p < plies; ++p) {
-    runner::MoveRecord m;
+    MoveRecord m;
     m.uci = p % 2 ? "g8f6" : "g1f3";
     m.san = p % 2 ? "Nf6" : "Nf3";
     g.moves.push_back(m);
@@ -63,7 +63,7 @@ struct Fixture {
     if (!s) throw std::runtime_error(s.error().message);
     return std::move(*s);
   }
-  runner::GameRecord store_game(int index) {
+  GameRecord store_game(int index) {
     auto g = synthetic_game(4);
     g.id = {index / 2, 0, index % 2, index};
     g.id.pair = index / 2;
@@ -84,7 +84,7 @@ struct Fixture {
 
 runner::GameFile pgn_file(const std::string& path) {
   return runner::GameFile(
-      path, [](const runner::GameRecord& r) { return r.pgn + "\n"; }, false, true);
+      path, [](const GameRecord& r) { return r.pgn + "\n"; }, false, true);
 }
 
 std::string expected(std::initializer_list<int> indices) {
@@ -197,7 +197,7 @@ TEST_CASE("append=false empties another tournament's file, append=true keeps it 
   // rebuild (a resume, another worker's games) keeps that prefix once, byte for byte.
   write("[Event \"earlier\"]\n\n1. d4 *\n\n");
   auto after = runner::GameFile(
-      path, [](const runner::GameRecord& r) { return r.pgn + "\n"; }, false, true, true);
+      path, [](const GameRecord& r) { return r.pgn + "\n"; }, false, true, true);
   REQUIRE(after.start_new());
   REQUIRE(after.rebuild(f.store, f.tournament));  // nothing stored yet: the file as it was
   CHECK(read_bytes(path) == "[Event \"earlier\"]\n\n1. d4 *\n\n");
@@ -209,7 +209,7 @@ TEST_CASE("append=false empties another tournament's file, append=true keeps it 
   CHECK(read_bytes(path) == want);
   // A resumed run (another GameFile on the same path) finds where the games start.
   auto resumed = runner::GameFile(
-      path, [](const runner::GameRecord& r) { return r.pgn + "\n"; }, false, true, true);
+      path, [](const GameRecord& r) { return r.pgn + "\n"; }, false, true, true);
   f.store_game(2);
   REQUIRE(resumed.rebuild(f.store, f.tournament));
   CHECK(read_bytes(path) == "[Event \"earlier\"]\n\n1. d4 *\n\n" + f.export_text());
@@ -233,7 +233,7 @@ TEST_CASE("a full disk is an error naming the file, and the file keeps whole gam
   } unmount{mnt.path()};
   const std::string path = mnt.file("games.pgn");
   auto file = runner::GameFile(
-      path, [](const runner::GameRecord& r) { return r.pgn + std::string(3000, ' ') + "\n"; },
+      path, [](const GameRecord& r) { return r.pgn + std::string(3000, ' ') + "\n"; },
       false, true);
   REQUIRE(file.rebuild(f.store, f.tournament));
   std::string error;

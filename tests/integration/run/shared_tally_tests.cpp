@@ -18,15 +18,15 @@ db::Store open_store(const std::string& path) {
 }
 
 // Game `g` (0 or 1) of pair `pair`: A is White in game 0.
-runner::GameRecord game(int pair, int g, runner::Result result) {
-  runner::GameRecord r;
+GameRecord game(int pair, int g, Result result) {
+  GameRecord r;
   r.id = {0, pair, g, pair * 2 + g};
   r.white = g == 0 ? "A" : "B";
   r.black = g == 0 ? "B" : "A";
   r.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
   r.result = result;
-  r.termination = result == runner::Result::Draw ? runner::Termination::Repetition
-                                                 : runner::Termination::Checkmate;
+  r.termination = result == Result::Draw ? Termination::Repetition
+                                                 : Termination::Checkmate;
   r.reason = "x";
   r.start_time = "2026-11-21T10:00:00Z";
   return r;
@@ -42,7 +42,7 @@ TEST_CASE("a shared tally counts own games without reading and finds other worke
   const auto tid = mine.create_tournament({"t", db::TournamentKind::Sprt, "cfg", 1, ""}).id;
   const auto a = mine.upsert_engine({"A", "", "", "", "", "", true});
   const auto b = mine.upsert_engine({"B", "", "", "", "", "", true});
-  auto store_game = [&](db::Store& s, const runner::GameRecord& r) {
+  auto store_game = [&](db::Store& s, const GameRecord& r) {
     s.insert_game(tid, r, r.white == "A" ? a : b, r.white == "A" ? b : a);
   };
 
@@ -51,7 +51,7 @@ TEST_CASE("a shared tally counts own games without reading and finds other worke
   CHECK(tally.games() == 0);
 
   // Pair 0, both games here: A wins with White, draws with Black.
-  for (auto [g, result] : {std::pair{0, runner::Result::WhiteWins}, {1, runner::Result::Draw}}) {
+  for (auto [g, result] : {std::pair{0, Result::WhiteWins}, {1, Result::Draw}}) {
     auto r = game(0, g, result);
     store_game(mine, r);
     tally.add_own(0, 0, db::PairGame{g, r.white, r.black, r.result});
@@ -66,7 +66,7 @@ TEST_CASE("a shared tally counts own games without reading and finds other worke
   for (int pair = 1; pair <= 35; ++pair)
     for (int g = 0; g < 2; ++g)
       store_game(theirs,
-                 game(pair, g, g == 0 ? runner::Result::BlackWins : runner::Result::WhiteWins));
+                 game(pair, g, g == 0 ? Result::BlackWins : Result::WhiteWins));
   tally.refresh(mine);
   CHECK(tally.games() == 72);
   CHECK(tally.tally().games().losses == 70);
@@ -75,8 +75,8 @@ TEST_CASE("a shared tally counts own games without reading and finds other worke
   CHECK(tally.full_recounts() == 1);  // the first; the news was read page by page
 
   // Half a pair from them, the other half here: the pair counts once both are in.
-  store_game(theirs, game(40, 0, runner::Result::Draw));
-  auto own = game(40, 1, runner::Result::Draw);
+  store_game(theirs, game(40, 0, Result::Draw));
+  auto own = game(40, 1, Result::Draw);
   store_game(mine, own);
   tally.add_own(0, 40, db::PairGame{1, own.white, own.black, own.result});
   tally.refresh(mine);

@@ -230,7 +230,7 @@ void many_games(const std::string& path, int n) {
     auto& item = items[static_cast<std::size_t>(i)];
     item.record.white = i % 2 ? "engine-a" : "engine-b";
     item.record.black = i % 2 ? "engine-b" : "engine-a";
-    item.record.result = knightly::runner::Result::Draw;
+    item.record.result = knightly::Result::Draw;
     item.record.reason = "Draw by adjudication";
     item.record.start_time = "2026-11-27T10:00:00Z";
     item.white_engine_id = i % 2 ? a : b;

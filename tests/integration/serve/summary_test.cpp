@@ -41,11 +41,11 @@ TEST_CASE("summary: a claimed pair shows as being played, with its engines and w
     store->set_live_position(*second.claim, 0, 7, after_e4);
     const auto a = store->upsert_engine({"<b>first</b>", "", "", "", "", "", true});
     const auto b = store->upsert_engine({"second", "", "", "", "", "", true});
-    runner::GameRecord g;
+    GameRecord g;
     g.id = {1, 0, 0, 2};
     g.white = "<b>first</b>";
     g.black = "second";
-    g.result = runner::Result::Draw;
+    g.result = Result::Draw;
     g.start_time = "2026-01-01T00:00:00Z";
     store->store_game(*second.claim, g, a, b);
   }

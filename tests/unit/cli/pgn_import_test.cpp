@@ -88,7 +88,7 @@ TEST_CASE("a game ending in mate without a reason gets its ending from the final
   REQUIRE(r);
   REQUIRE(r->inserted == 1);
   store.for_each_game({}, [](const db::StoredGame& g) {
-    CHECK(g.record.termination == runner::Termination::Checkmate);
+    CHECK(g.record.termination == Termination::Checkmate);
     CHECK(g.record.reason == "White mates");
     CHECK(g.record.start_fen == "");  // the initial position, as a played game stores it
   });
@@ -118,14 +118,14 @@ TEST_CASE("a stalemate whose result says otherwise keeps the result and no rules
   REQUIRE(r);
   REQUIRE(r->inserted == 1);
   store.for_each_game({}, [](const db::StoredGame& g) {
-    CHECK(g.record.result == runner::Result::WhiteWins);
-    CHECK(g.record.termination == runner::Termination::None);
+    CHECK(g.record.result == Result::WhiteWins);
+    CHECK(g.record.termination == Termination::None);
   });
   db::Store other = memory_store();
   r = import_pgn(other, game("1", "1. Qc7 1/2-1/2", "1/2-1/2", fen), ImportOptions{"s.pgn", ""});
   REQUIRE(r);
   other.for_each_game({}, [](const db::StoredGame& g) {
-    CHECK(g.record.termination == runner::Termination::Stalemate);
+    CHECK(g.record.termination == Termination::Stalemate);
     CHECK(g.record.reason == "Draw by stalemate");
   });
 }

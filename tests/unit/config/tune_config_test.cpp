@@ -7,6 +7,7 @@
 #include "runner/config/config_toml.h"
 #include "runner/config/match_schema.h"
 
+using namespace knightly;
 using namespace knightly::runner;
 
 namespace {

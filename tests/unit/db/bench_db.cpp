@@ -20,10 +20,10 @@
 namespace {
 
 using knightly::bench::fill_game;
-using knightly::runner::GameRecord;
-using knightly::runner::MoveRecord;
-using knightly::runner::Result;
-using knightly::runner::Termination;
+using knightly::GameRecord;
+using knightly::MoveRecord;
+using knightly::Result;
+using knightly::Termination;
 
 long current_rss_kb() {
   long pages_total = 0, pages_resident = 0;

@@ -3,17 +3,13 @@
 #include <optional>
 #include <string>
 
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 
 namespace knightly::bench {
 
-using runner::GameRecord;
-using runner::MoveRecord;
-using runner::Result;
-using runner::Termination;
 
 // A plausible game: tags, SAN movetext with cutechess-style comments, 60 engine moves.
-inline void fill_game(GameRecord& g, int index, int plies, const knightly::runner::GameId& id) {
+inline void fill_game(GameRecord& g, int index, int plies, const knightly::GameId& id) {
   static const char* kSquares[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6",
                                    "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5"};
   g.id = id;
@@ -33,7 +29,7 @@ inline void fill_game(GameRecord& g, int index, int plies, const knightly::runne
   g.pgn += "[Event \"bench\"]\n[Site \"?\"]\n[Date \"2026.11.21\"]\n[Round \"";
   g.pgn += std::to_string(index + 1);
   g.pgn += "\"]\n[White \"" + g.white + "\"]\n[Black \"" + g.black + "\"]\n[Result \"";
-  g.pgn += knightly::runner::result_token(g.result);
+  g.pgn += knightly::result_token(g.result);
   g.pgn += "\"]\n\n";
   for (int p = 0; p < plies; ++p) {
     MoveRecord& m = g.moves[static_cast<std::size_t>(p)];
@@ -50,7 +46,7 @@ inline void fill_game(GameRecord& g, int index, int plies, const knightly::runne
     g.pgn += m.san;
     g.pgn += m.book ? " {book} " : " {+0.35/12 0.095s} ";
   }
-  g.pgn += knightly::runner::result_token(g.result);
+  g.pgn += knightly::result_token(g.result);
   g.pgn += "\n";
 }
 

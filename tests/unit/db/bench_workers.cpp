@@ -111,7 +111,7 @@ int worker(const std::string& target, const knightly::db::StoreOptions& options,
 
     Totals t;
     std::vector<std::uint32_t> samples;
-    knightly::runner::GameRecord g;
+    knightly::GameRecord g;
     std::minstd_rand rng(static_cast<std::uint32_t>(::getpid()));
     std::uniform_int_distribution<int> play(play_ms / 2, play_ms + play_ms / 2);
     // Paced workers join at moments spread over one game, as workers of a running tournament

@@ -15,7 +15,7 @@
 
 #include "db/store/migrations.h"
 #include "db/store/store.h"
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 #include "tests/support/process.h"
 
 namespace knightly::test {
@@ -44,26 +44,26 @@ inline FileSnapshot snapshot(const std::string& path) {
 
 // A game with `plies` moves; the values depend on the identity so round trips can tell
 // games apart. The first two moves are book moves.
-inline runner::GameRecord synthetic_game(int index, int plies, const std::string& white = "Alpha",
+inline GameRecord synthetic_game(int index, int plies, const std::string& white = "Alpha",
                                          const std::string& black = "Beta",
-                                         runner::Result result = runner::Result::WhiteWins) {
-  runner::GameRecord g;
+                                         Result result = Result::WhiteWins) {
+  GameRecord g;
   g.id = {index / 4, (index % 4) / 2, index % 2, index};
   g.white = white;
   g.black = black;
   g.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
   g.opening_source = std::string("synthetic.epd:").append(std::to_string(index));
   g.result = result;
-  g.termination = result == runner::Result::Draw ? runner::Termination::Repetition
-                                                 : runner::Termination::Checkmate;
-  g.reason = result == runner::Result::Draw ? "Draw by 3-fold repetition" : "White mates";
+  g.termination = result == Result::Draw ? Termination::Repetition
+                                                 : Termination::Checkmate;
+  g.reason = result == Result::Draw ? "Draw by 3-fold repetition" : "White mates";
   g.start_time = "2026-11-21T10:00:00Z";
   g.duration_ms = 1000 + index;
   g.time_control = "10+0.1";
   g.pgn = "[Event \"synthetic\"]\n\n1. e4 e5 *\n";
   static const char* kFiles = "abcdefgh";
   for (int p = 0; p < plies; ++p) {
-    runner::MoveRecord m;
+    MoveRecord m;
     m.uci = std::string(1, kFiles[p % 8]) + "2" + std::string(1, kFiles[(p + index) % 8]) + "4";
     m.san = std::string("N").append(std::to_string(p));
     m.book = p < 2;

@@ -10,8 +10,8 @@
 using namespace knightly;
 using knightly::db::GameFilter;
 using knightly::db::Store;
-using runner::Result;
-using runner::Termination;
+using knightly::Result;
+using knightly::Termination;
 
 namespace {
 
@@ -22,9 +22,9 @@ struct Db {
   std::int64_t a = 0, b = 0, c = 0, a2 = 0;
 };
 
-runner::GameRecord game(int index, const std::string& white, const std::string& black,
+GameRecord game(int index, const std::string& white, const std::string& black,
                         Result result, Termination termination, const std::string& reason) {
-  runner::GameRecord g = test::synthetic_game(index, 8, white, black, result);
+  GameRecord g = test::synthetic_game(index, 8, white, black, result);
   g.termination = termination;
   g.reason = reason;
   g.start_time = std::string("2026-11-0").append(std::to_string(index + 1)).append("T12:00:00Z");
@@ -46,7 +46,7 @@ Db make_db(const test::TestDatabase& database) {
   d.c = s.upsert_engine({"C", "", "", "", "", "", true});
   d.a2 = s.upsert_engine({"A", "/bin/a", "", "", "", "sha-a2", false});
   const std::int64_t id[] = {d.a, d.b, d.c};
-  auto put = [&](std::int64_t t, const runner::GameRecord& g, int w, int b) {
+  auto put = [&](std::int64_t t, const GameRecord& g, int w, int b) {
     s.insert_game(t, g, id[w], id[b]);
   };
   put(d.rr, game(0, "A", "B", Result::WhiteWins, Termination::Checkmate, "White mates"), 0, 1);
@@ -188,7 +188,8 @@ STORE_TEST("games list filters") {
   REQUIRE(g.size() == 1);
   CHECK(g[0].white == "A");
   CHECK(g[0].black == "C");
-  CHECK(g[0].result == "0-1");
+  CHECK(g[0].result == Result::BlackWins);
+  CHECK(g[0].termination == Termination::TimeForfeit);
   CHECK(g[0].reason == "White loses on time");
   CHECK(g[0].tournament == "rr");
   CHECK(g[0].plies == 8);
@@ -274,9 +275,9 @@ STORE_TEST("importing the same games twice adds nothing") {
   const auto ids = s.stored_game_ids(t);
   REQUIRE(ids.size() == 3);
   // Imported games are paired two by two in file order.
-  CHECK(ids[0] == runner::GameId{0, 0, 0, 0});
-  CHECK(ids[1] == runner::GameId{0, 0, 1, 1});
-  CHECK(ids[2] == runner::GameId{0, 1, 0, 2});
+  CHECK(ids[0] == GameId{0, 0, 0, 0});
+  CHECK(ids[1] == GameId{0, 0, 1, 1});
+  CHECK(ids[2] == GameId{0, 1, 0, 2});
 
   auto again = s.import_games(t, items);
   CHECK(again == std::vector<db::ImportOutcome>(3, db::ImportOutcome::Duplicate));
@@ -290,7 +291,7 @@ STORE_TEST("importing the same games twice adds nothing") {
   CHECK(third == std::vector<db::ImportOutcome>{db::ImportOutcome::Duplicate,
                                                 db::ImportOutcome::Inserted,
                                                 db::ImportOutcome::Duplicate});
-  CHECK(s.stored_game_ids(t).back() == runner::GameId{0, 1, 1, 3});
+  CHECK(s.stored_game_ids(t).back() == GameId{0, 1, 1, 3});
   CHECK(s.count_games() == 4);
   // Same moves under another key (another round of the event) is another game.
   CHECK(Store::content_hash(g, "Round=8") != Store::content_hash(g, "Round=9"));

@@ -161,7 +161,7 @@ TEST_CASE("an in-memory database works") {
 STORE_TEST("a game and its moves come back exactly as stored") {
   Store store = database.open();
   auto f = setup(store);
-  runner::GameRecord g = synthetic_game(5, 60, "Alpha", "Beta", runner::Result::Draw);
+  GameRecord g = synthetic_game(5, 60, "Alpha", "Beta", Result::Draw);
   g.moves[10].eval.nodes = 0xFFFFFFFFFFFFull;  // large values survive
   const auto row = store.insert_game(f.tournament, g, f.alpha, f.beta);
   CHECK(row > 0);
@@ -169,7 +169,7 @@ STORE_TEST("a game and its moves come back exactly as stored") {
   int seen = 0;
   store.for_each_game({}, [&](const db::StoredGame& s) {
     ++seen;
-    const runner::GameRecord& r = s.record;
+    const GameRecord& r = s.record;
     CHECK(s.id == row);
     CHECK(s.tournament_id == f.tournament);
     CHECK(s.white_engine_id == f.alpha);
@@ -179,8 +179,8 @@ STORE_TEST("a game and its moves come back exactly as stored") {
     CHECK(r.black == "Beta");
     CHECK(r.start_fen == g.start_fen);
     CHECK(r.opening_source == g.opening_source);
-    CHECK(r.result == runner::Result::Draw);
-    CHECK(r.termination == runner::Termination::Repetition);
+    CHECK(r.result == Result::Draw);
+    CHECK(r.termination == Termination::Repetition);
     CHECK(r.reason == "Draw by 3-fold repetition");
     CHECK(r.start_time == g.start_time);
     CHECK(r.duration_ms == g.duration_ms);
@@ -230,7 +230,7 @@ STORE_TEST("a game identity is stored once and a game without result is refused"
   Store store = database.open();
   auto f = setup(store);
   store.insert_game(f.tournament, synthetic_game(0, 8), f.alpha, f.beta);
-  runner::GameRecord again = synthetic_game(0, 8);
+  GameRecord again = synthetic_game(0, 8);
   again.start_time = "2026-11-22T00:00:00Z";
   try {
     store.insert_game(f.tournament, again, f.alpha, f.beta);
@@ -239,7 +239,7 @@ STORE_TEST("a game identity is stored once and a game without result is refused"
     CHECK(e.kind() == ErrorKind::Conflict);
     CHECK(std::string(e.what()).find("round 0, pair 0, game 0") != std::string::npos);
   }
-  runner::GameRecord unfinished = synthetic_game(1, 8, "Alpha", "Beta", runner::Result::None);
+  GameRecord unfinished = synthetic_game(1, 8, "Alpha", "Beta", Result::None);
   CHECK_THROWS_AS(store.insert_game(f.tournament, unfinished, f.alpha, f.beta), StoreException);
   // An unknown engine id is refused by the foreign key, and leaves no moves behind.
   CHECK_THROWS_AS(store.insert_game(f.tournament, synthetic_game(2, 8), 999, f.beta),

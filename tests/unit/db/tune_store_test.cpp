@@ -12,8 +12,8 @@ using namespace knightly;
 using namespace std::chrono_literals;
 using db::ClaimStatus;
 using knightly::test::synthetic_game;
-using runner::tune::Param;
-using runner::tune::Step;
+using tune::Param;
+using tune::Step;
 
 namespace {
 
@@ -57,10 +57,10 @@ Tune make(db::Store& store, int iterations, int delay) {
 }
 
 // Plays a claimed pair: game 0 with kn+ White, game 1 with kn- White, each ending `results`.
-void play(db::Store& store, const Tune& t, const db::Claim& c, runner::Result first,
-          runner::Result second) {
+void play(db::Store& store, const Tune& t, const db::Claim& c, Result first,
+          Result second) {
   for (int g = 0; g < 2; ++g) {
-    runner::GameRecord record = synthetic_game(c.schedule_index + g, 10, g == 0 ? "kn+" : "kn-",
+    GameRecord record = synthetic_game(c.schedule_index + g, 10, g == 0 ? "kn+" : "kn-",
                                                g == 0 ? "kn-" : "kn+", g == 0 ? first : second);
     const bool plus_white = g == 0;
     REQUIRE(store.store_game(c, record, plus_white ? t.plus : t.minus,
@@ -101,7 +101,7 @@ STORE_TEST("an iteration's steps are the first claimer's, and its result counts 
   REQUIRE(a.status == ClaimStatus::Claimed);
   REQUIRE(a.claim->round == 0);
   // kn+ wins with White, draws with Black: +1 =1 -0.
-  play(store, t, *a.claim, runner::Result::WhiteWins, runner::Result::Draw);
+  play(store, t, *a.claim, Result::WhiteWins, Result::Draw);
   // One pair of two done: the iteration is not over.
   CHECK(store.finish_tune_iterations(t.id) == 0);
   CHECK_FALSE(store.tune(t.id)->iterations.at(0).finished());
@@ -109,7 +109,7 @@ STORE_TEST("an iteration's steps are the first claimer's, and its result counts 
   REQUIRE(b.status == ClaimStatus::Claimed);
   REQUIRE(b.claim->round == 0);
   // kn+ loses with White, wins with Black (kn- White loses): +1 =0 -1.
-  play(store, t, *b.claim, runner::Result::BlackWins, runner::Result::BlackWins);
+  play(store, t, *b.claim, Result::BlackWins, Result::BlackWins);
   CHECK(store.finish_tune_iterations(t.id) == 1);
   CHECK(store.finish_tune_iterations(t.id) == 0);  // counted once
   const auto stored = store.tune(t.id);
@@ -143,11 +143,11 @@ STORE_TEST("a window of rounds holds claims until the earlier rounds are done") 
   CHECK(any.claim->round == 2);
   store.release_claim(*any.claim);
   // Round 1 done is not enough: round 0 still has a pair open.
-  play(store, t, claims[2], runner::Result::Draw, runner::Result::Draw);
-  play(store, t, claims[3], runner::Result::Draw, runner::Result::Draw);
-  play(store, t, claims[0], runner::Result::Draw, runner::Result::Draw);
+  play(store, t, claims[2], Result::Draw, Result::Draw);
+  play(store, t, claims[3], Result::Draw, Result::Draw);
+  play(store, t, claims[0], Result::Draw, Result::Draw);
   CHECK(store.claim_pair(t.id, t.worker, 60s, 1).status == ClaimStatus::Busy);
-  play(store, t, claims[1], runner::Result::Draw, runner::Result::Draw);
+  play(store, t, claims[1], Result::Draw, Result::Draw);
   // Rounds 0 and 1 done: rounds 2 and 3 open.
   auto next = store.claim_pair(t.id, t.worker, 60s, 1);
   REQUIRE(next.status == ClaimStatus::Claimed);

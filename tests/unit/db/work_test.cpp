@@ -44,8 +44,8 @@ std::vector<db::PairSlot> slots(int pairs, int last_pair_games = 2) {
   return out;
 }
 
-runner::GameRecord game_of(const db::Claim& c, int game_in_pair, int plies = 12) {
-  runner::GameRecord g = synthetic_game(c.schedule_index + game_in_pair, plies);
+GameRecord game_of(const db::Claim& c, int game_in_pair, int plies = 12) {
+  GameRecord g = synthetic_game(c.schedule_index + game_in_pair, plies);
   REQUIRE(g.id.round == c.round);
   REQUIRE(g.id.pair == c.pair);
   return g;
@@ -129,7 +129,7 @@ STORE_TEST("an expired lease is taken over and the late result is superseded, co
 
   // The slow worker's game arrives after the takeover: kept, not counted.
   auto late = game_of(*first.claim, 0);
-  late.result = runner::Result::BlackWins;
+  late.result = Result::BlackWins;
   CHECK(store.store_game(*first.claim, late, s.alpha, s.beta) == StoreOutcome::Superseded);
   CHECK(store.count_games() == 0);
   // Its release changes nothing either: the pair is the quick worker's.
@@ -365,17 +365,17 @@ STORE_TEST("query workers counts games, crashes, time losses and illegal moves p
   auto c2 = store.claim_pair(s.tournament, bad, 60s);
   auto c3 = store.claim_pair(other.tournament, bad, 60s);
   REQUIRE((c1.claim && c2.claim && c3.claim));
-  auto put = [&](const db::Claim& c, int g, runner::Termination t) {
+  auto put = [&](const db::Claim& c, int g, Termination t) {
     auto game = game_of(c, g);
     game.termination = t;
     store.store_game(c, game, s.alpha, s.beta);
   };
-  put(*c1.claim, 0, runner::Termination::Checkmate);
-  put(*c1.claim, 1, runner::Termination::TimeForfeit);
-  put(*c2.claim, 0, runner::Termination::Disconnect);
-  put(*c2.claim, 1, runner::Termination::IllegalMove);
-  put(*c3.claim, 0, runner::Termination::Stall);
-  put(*c3.claim, 1, runner::Termination::TimeForfeit);
+  put(*c1.claim, 0, Termination::Checkmate);
+  put(*c1.claim, 1, Termination::TimeForfeit);
+  put(*c2.claim, 0, Termination::Disconnect);
+  put(*c2.claim, 1, Termination::IllegalMove);
+  put(*c3.claim, 0, Termination::Stall);
+  put(*c3.claim, 1, Termination::TimeForfeit);
 
   auto all = store.workers({});
   REQUIRE(all.size() == 3);

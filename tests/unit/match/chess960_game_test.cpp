@@ -10,6 +10,7 @@
 #include "runner/match/game_pgn.h"
 #include "tests/unit/pgn/pgn_test_util.h"
 
+using namespace knightly;
 using namespace knightly::runner;
 namespace chess = knightly::chess;
 namespace test = knightly::test;

@@ -6,6 +6,7 @@
 
 #include "runner/match/game.h"
 
+using namespace knightly;
 using namespace knightly::runner;
 using knightly::chess::Black;
 using knightly::chess::White;

@@ -4,6 +4,7 @@
 
 #include "runner/match/game.h"
 
+using namespace knightly;
 using namespace knightly::runner;
 namespace chess = knightly::chess;
 

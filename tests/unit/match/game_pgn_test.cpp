@@ -11,6 +11,7 @@
 #include "runner/match/time_control.h"
 #include "tests/unit/pgn/pgn_test_util.h"
 
+using namespace knightly;
 using namespace knightly::runner;
 namespace chess = knightly::chess;
 namespace test = knightly::test;

@@ -8,6 +8,7 @@
 #include "runner/match/time_control.h"
 #include "tests/test_data.h"
 
+using namespace knightly;
 using namespace knightly::runner;
 using knightly::chess::Black;
 using knightly::chess::White;

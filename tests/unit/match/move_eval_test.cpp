@@ -1,9 +1,9 @@
-#include "runner/match/move_eval.h"
+#include "db/records/move_eval.h"
 
 #include <catch2/catch.hpp>
 #include <cstdio>
 
-using namespace knightly::runner;
+using namespace knightly;
 
 namespace {
 MoveEval eval(std::optional<int> cp, std::optional<int> mate, int depth) {

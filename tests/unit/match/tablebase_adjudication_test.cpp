@@ -7,6 +7,7 @@
 
 #include "runner/match/game.h"
 
+using namespace knightly;
 using namespace knightly::runner;
 namespace chess = knightly::chess;
 

@@ -15,8 +15,8 @@ db::GameSummary row(std::int64_t id, std::string white, std::string started, std
   g.game_id = {0, 1, 1, 3};
   g.white = std::move(white);
   g.black = "b";
-  g.result = "1-0";
-  g.termination = "checkmate";
+  g.result = Result::WhiteWins;
+  g.termination = Termination::Checkmate;
   g.reason = "White mates";
   g.plies = 40;
   g.started_at = std::move(started);

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+using namespace knightly;
 using namespace knightly::runner;
 
 namespace {

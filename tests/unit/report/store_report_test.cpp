@@ -10,26 +10,26 @@
 using namespace knightly;
 using db::GameFilter;
 using db::Store;
-using runner::Result;
+using knightly::Result;
 
 namespace {
 
 // A game whose plies carry depth = ply + 1, nodes = 100 * (ply + 1), time 10 ms (0 for the
 // first engine move of White), clock 1000 - ply; the first `book` plies are book moves.
-runner::GameRecord game(int index, const std::string& white, const std::string& black, int plies,
+GameRecord game(int index, const std::string& white, const std::string& black, int plies,
                         int book, const std::string& start_fen = "") {
-  runner::GameRecord g;
+  GameRecord g;
   g.id = {index / 2, index / 2, index % 2, index};
   g.white = white;
   g.black = black;
   g.start_fen = start_fen;
   g.result = index % 3 == 0 ? Result::WhiteWins : index % 3 == 1 ? Result::Draw : Result::BlackWins;
-  g.termination = runner::Termination::Checkmate;
+  g.termination = Termination::Checkmate;
   g.reason = "r";
   g.start_time = "2026-01-01T00:00:0" + std::to_string(index % 10) + "Z";
   static const char* kMoves[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"};
   for (int p = 0; p < plies; ++p) {
-    runner::MoveRecord m;
+    MoveRecord m;
     m.uci = kMoves[p % 6];
     m.san = "x";
     m.book = p < book;
@@ -131,7 +131,7 @@ STORE_TEST(
     "report: move_stats: a move with a mate score adds no depth (engines report their "
     "maximum)") {
   Fixture f(database);
-  runner::GameRecord g = game(0, "alpha", "beta", 4, 0);
+  GameRecord g = game(0, "alpha", "beta", 4, 0);
   g.moves[2].eval.mate = 3;  // alpha's move 2: Stockfish reports depth 245 with a mate
   g.moves[2].eval.depth = 245;
   f.store.insert_game(f.t, g, f.a, f.b);
@@ -186,7 +186,7 @@ STORE_TEST("report: game_page: newest first, keyed by id, filtered") {
   CHECK(f.store.game_page({}, 1, 3).empty());
   GameFilter wins;
   wins.result = "1-0";
-  for (const auto& g : f.store.game_page(wins, 0, 10)) CHECK(g.result == "1-0");
+  for (const auto& g : f.store.game_page(wins, 0, 10)) CHECK(g.result == Result::WhiteWins);
   CHECK(f.store.game_page(wins, 0, 10).size() == 3);  // indexes 0, 3, 6
 }
 
@@ -261,7 +261,7 @@ STORE_TEST("report: leased_pairs: the pairs under a live lease, their worker and
   f.store.set_live_position(stale, 1, 9, "stale");
   CHECK(f.store.leased_pairs().at(0).live_fen == "fen after two plies");
   // Its first game stored: still leased, with the game marked.
-  runner::GameRecord g = game(0, "alpha", "beta", 2, 0);
+  GameRecord g = game(0, "alpha", "beta", 2, 0);
   f.store.store_game(*c.claim, g, f.a, f.b);
   leased = f.store.leased_pairs();
   REQUIRE(leased.size() == 1);

@@ -11,6 +11,7 @@
 #include "runner/tournament/schedule.h"
 #include "tests/test_data.h"
 
+using namespace knightly;
 using namespace knightly::runner;
 
 namespace {

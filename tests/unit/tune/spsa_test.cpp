@@ -6,7 +6,7 @@
 #include <cmath>
 #include <set>
 
-using namespace knightly::runner::tune;
+using namespace knightly::tune;
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 
 namespace knightly::db {
 
@@ -56,7 +56,7 @@ struct StoredResult {
   int game_in_pair = 0;
   std::string white;
   std::string black;
-  runner::Result result = runner::Result::None;
+  Result result = Result::None;
 };
 
 // A pair a worker holds under a live lease: its games are being played.

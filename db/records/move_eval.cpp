@@ -1,9 +1,9 @@
-#include "runner/match/move_eval.h"
+#include "db/records/move_eval.h"
 
 #include <charconv>
 #include <cstdlib>
 
-namespace knightly::runner {
+namespace knightly {
 
 namespace {
 constexpr int MateScore = 30000;
@@ -85,4 +85,4 @@ std::string eval_comment(const MoveEval& eval, std::int64_t time_ms) {
   return s;
 }
 
-}  // namespace knightly::runner
+}  // namespace knightly

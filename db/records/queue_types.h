@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "db/store/store_types.h"
+#include "db/records/store_types.h"
 
 namespace knightly::db {
 

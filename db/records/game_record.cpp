@@ -1,9 +1,9 @@
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 
 #include <array>
 #include <utility>
 
-namespace knightly::runner {
+namespace knightly {
 
 namespace {
 
@@ -31,6 +31,13 @@ constexpr std::array<std::pair<Termination, const char*>, 17> Terminations{{
 
 }  // namespace
 
+std::optional<Result> parse_result(std::string_view text) {
+  if (text == "1-0") return Result::WhiteWins;
+  if (text == "0-1") return Result::BlackWins;
+  if (text == "1/2-1/2") return Result::Draw;
+  return std::nullopt;
+}
+
 const char* termination_name(Termination t) {
   for (const auto& [termination, name] : Terminations)
     if (termination == t) return name;
@@ -43,4 +50,4 @@ std::optional<Termination> parse_termination(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace knightly::runner
+}  // namespace knightly

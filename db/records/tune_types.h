@@ -1,13 +1,13 @@
 #pragma once
 // A tune as the store holds it (db/schema/007_tune.sql, docs/tuning.md): its settings and
 // parameters, and every iteration begun with its steps and, once all its games are stored,
-// its result. The parameters and steps are SPSA's own values (runner/tune/spsa.h).
+// its result. The parameters and steps are the values SPSA computes (tune_values.h).
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "runner/tune/spsa.h"
+#include "db/records/tune_values.h"
 
 namespace knightly::db {
 
@@ -15,13 +15,13 @@ struct TuneSetup {
   std::string engine;        // the engine tuned
   std::string plus_engine;   // the engine its games give theta + c_k * delta ("kn+")
   std::string minus_engine;  // and theta - c_k * delta ("kn-")
-  runner::tune::Settings settings;
+  tune::Settings settings;
   bool operator==(const TuneSetup&) const = default;
 };
 
 struct TuneIteration {
-  int iteration = 0;                      // 0-based, the tournament's round
-  std::vector<runner::tune::Step> steps;  // one per parameter
+  int iteration = 0;              // 0-based, the tournament's round
+  std::vector<tune::Step> steps;  // one per parameter
   // The plus engine's results over the iteration's games; none until every game is stored.
   std::optional<std::int64_t> wins, draws, losses;
   std::string finished_at;
@@ -33,7 +33,7 @@ struct TuneIteration {
 struct StoredTune {
   std::int64_t tournament_id = 0;
   TuneSetup setup;
-  std::vector<runner::tune::Param> params;
+  std::vector<tune::Param> params;
   std::vector<TuneIteration> iterations;  // in iteration order, the ones begun
 };
 

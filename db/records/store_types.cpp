@@ -1,8 +1,6 @@
-#include "db/store/store_types.h"
+#include "db/records/store_types.h"
 
 namespace knightly::db {
-
-using runner::Result;
 
 const char* kind_text(TournamentKind kind) {
   switch (kind) {
@@ -40,13 +38,6 @@ std::optional<TournamentStatus> parse_status(std::string_view text) {
   for (auto s : {TournamentStatus::Running, TournamentStatus::Finished, TournamentStatus::Aborted,
                  TournamentStatus::Restarted})
     if (text == status_text(s)) return s;
-  return std::nullopt;
-}
-
-std::optional<Result> parse_result(std::string_view text) {
-  if (text == "1-0") return Result::WhiteWins;
-  if (text == "0-1") return Result::BlackWins;
-  if (text == "1/2-1/2") return Result::Draw;
   return std::nullopt;
 }
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runner/match/game_record.h"
+#include "db/records/game_record.h"
 
 namespace knightly::db {
 
@@ -18,9 +18,8 @@ const char* status_text(TournamentStatus status);  // "running" | "finished" | .
 std::optional<TournamentKind> parse_kind(std::string_view text);
 std::optional<TournamentStatus> parse_status(std::string_view text);
 
-// games.termination holds runner::termination_name() (runner/match/game_record.h), read back
-// with runner::parse_termination(): one table, part of the database format (docs/schema.md).
-std::optional<runner::Result> parse_result(std::string_view text);  // "1-0" | "0-1" | "1/2-1/2"
+// games.termination holds termination_name() (db/records/game_record.h), read back
+// with parse_termination(): one table, part of the database format (docs/schema.md).
 
 struct NewTournament {
   std::string name;
@@ -68,7 +67,7 @@ struct StoredGame {
   std::int64_t white_engine_id = 0;
   std::int64_t black_engine_id = 0;
   std::string opening_moves;  // space-separated UCI of the leading book moves
-  runner::GameRecord record;  // moves empty unless asked for
+  GameRecord record;          // moves empty unless asked for
 };
 
 // Import identity: imported games get the next schedule index of their tournament and are
@@ -103,11 +102,11 @@ struct GameSummary {
   std::int64_t id = 0;
   std::int64_t tournament_id = 0;
   std::string tournament;
-  runner::GameId game_id;
+  GameId game_id;
   std::string white;
   std::string black;
-  std::string result;  // "1-0" | "0-1" | "1/2-1/2"
-  std::string termination;
+  Result result = Result::None;
+  Termination termination = Termination::None;
   std::string reason;
   int plies = 0;
   std::string started_at;
@@ -175,7 +174,7 @@ struct PairGame {
   int game_in_pair = 0;
   std::string white;
   std::string black;
-  runner::Result result = runner::Result::None;
+  Result result = Result::None;
 };
 struct PairResult {
   std::int64_t tournament_id = 0;

@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include "db/records/move_eval.h"
 #include "engine/chess/types.h"
-#include "runner/match/move_eval.h"
 
-namespace knightly::runner {
+namespace knightly {
 
 enum class Result { None, WhiteWins, BlackWins, Draw };
 inline const char* result_token(Result r) {
@@ -24,6 +24,8 @@ inline const char* result_token(Result r) {
       return "*";
   }
 }
+// And back: "1-0" | "0-1" | "1/2-1/2"; nullopt for anything else ("*" included).
+std::optional<Result> parse_result(std::string_view text);
 
 // Why a game ended: the machine-readable class. The human reason string (cutechess's
 // "White mates", "Black loses on time", "Draw by 3-fold repetition"...) is GameRecord::reason.
@@ -92,4 +94,4 @@ struct GameRecord {
   std::string pgn;           // full PGN text of the game
 };
 
-}  // namespace knightly::runner
+}  // namespace knightly

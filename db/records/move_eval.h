@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-namespace knightly::runner {
+namespace knightly {
 
 struct MoveEval {
   std::optional<int> score_cp;  // mover's point of view
@@ -42,4 +42,4 @@ std::string eval_comment(const MoveEval& eval, std::int64_t time_ms);
 // Appends `ms` as seconds with `precision` decimals and an "s", as printf's "%.*fs" writes them.
 void append_seconds(std::string& out, std::int64_t ms, int precision);
 
-}  // namespace knightly::runner
+}  // namespace knightly
