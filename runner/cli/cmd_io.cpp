@@ -10,8 +10,8 @@
 
 #include "db/store/store.h"
 #include "runner/cli/pgn_import.h"
-#include "runner/cli/printable.h"
 #include "runner/cli/subcommand.h"
+#include "runner/output/printable.h"
 #include "runner/run/run_options.h"
 
 namespace knightly::runner {

@@ -8,8 +8,8 @@
 #include <iostream>
 
 #include "db/store/store.h"
-#include "runner/cli/report_source.h"
 #include "runner/cli/subcommand.h"
+#include "runner/query/page_data.h"
 #include "runner/report/page.h"
 #include "runner/run/run_options.h"
 

@@ -6,18 +6,19 @@
 #include <optional>
 
 #include "db/store/sha256.h"
-#include "runner/cli/final_report.h"
-#include "runner/cli/interval_report.h"
-#include "runner/cli/progress.h"
 #include "runner/cli/signals.h"
 #include "runner/cli/sprt_command.h"
 #include "runner/cli/subcommand.h"
-#include "runner/cli/tune_report.h"
 #include "runner/config/config_toml.h"
 #include "runner/config/config_validate.h"
 #include "runner/config/match_schema.h"
 #include "runner/config/play_flags.h"
 #include "runner/match/time_control.h"
+#include "runner/output/interval_lines.h"
+#include "runner/output/progress.h"
+#include "runner/output/run_end.h"
+#include "runner/output/run_style.h"
+#include "runner/output/tune_view.h"
 #include "runner/run/run.h"
 #include "runner/tournament/schedule.h"
 
@@ -43,7 +44,7 @@ std::expected<Value, std::string> flag_value(const MatchKey& key, const std::str
 // The worker's own options (the schema's rows of Knightly flags with no config key), shared by
 // the three commands; true when `flag` was one of them.
 std::expected<bool, std::string> worker_flag(const std::string& flag, Args& args,
-                                             RunOptions& options) {
+                                             RunOptions& options, Presentation& presentation) {
   const MatchKey* key = key_by_knightly(flag, CommandRun);
   if (!key || !key->toml.empty() || !key->flag.empty()) return false;
   auto v = flag_value(*key, flag, args);
@@ -51,7 +52,7 @@ std::expected<bool, std::string> worker_flag(const std::string& flag, Args& args
   if (flag == "--restart") {
     options.restart = true;
   } else if (flag == "--quiet") {
-    options.quiet = true;
+    presentation.quiet = true;
   } else if (flag == "--perf-stats") {
     options.perf_stats = true;
   } else if (flag == "--log-dir") {
@@ -77,19 +78,18 @@ std::expected<bool, std::string> worker_flag(const std::string& flag, Args& args
 }
 
 // Plays the tournament (this process's share of it), shows it, and returns the exit code.
-int run_and_report(const Config& config, const RunOptions& options) {
+int run_and_report(const Config& config, const RunOptions& options,
+                   const Presentation& presentation) {
   const bool two = config.engines.size() == 2;
-  Progress progress(std::cout, std::cerr, options.quiet, two ? config.engines[0].name : "",
+  const auto style = make_run_style(presentation.style);
+  Progress progress(std::cout, std::cerr, presentation.quiet, two ? config.engines[0].name : "",
                     two ? config.engines[1].name : "");
   // cutechess's and fastchess's styles print their own lines every so many games.
-  if (options.style != OutputStyle::Knightly)
-    progress.set_intervals(interval_settings(
-        config, "", schedule_has_pairs(config.tournament) && config.output.report_penta,
-        options.style == OutputStyle::Fastchess));
+  if (auto intervals = style->intervals(config)) progress.set_intervals(*intervals);
   Run run(config, options, progress);
   install_interrupt_handlers(run.stop_token());
   RunSummary summary = run.execute();
-  print_final_report(std::cout, std::cerr, config, options, summary, progress.intervals_shown());
+  print_final_report(std::cout, std::cerr, config, *style, summary, progress.intervals_shown());
   if (summary.tune) print_tune_summary(std::cout, *summary.tune);
   if (options.perf_stats) print_perf_stats(std::cout, summary);
   uninstall_interrupt_handlers();
@@ -114,12 +114,13 @@ namespace {
 int run_config(Args& args, const std::string& command) {
   std::string path;
   RunOptions options;
+  Presentation presentation;
   // --db, --pgn, --concurrency, --sync: not the match, so every worker of a tournament has the
   // config's text and may still write elsewhere or use as many cores as its machine has.
   std::vector<std::pair<const MatchKey*, Value>> overrides;
   while (!args.empty()) {
     std::string a = args.take();
-    auto worker = worker_flag(a, args, options);
+    auto worker = worker_flag(a, args, options, presentation);
     if (!worker) return usage_error(command + ": " + worker.error());
     if (*worker) continue;
     if (const MatchKey* key = key_by_knightly(a, CommandRun)) {
@@ -145,8 +146,8 @@ int run_config(Args& args, const std::string& command) {
                        "knightly run plays any other config");
   for (const auto& [key, value] : overrides) key->apply(*config, value);
   if (config->sprt.enabled) options.kind = db::TournamentKind::Sprt;
-  options.style = config->output.format.value_or(OutputStyle::Knightly);
-  return run_and_report(*config, options);
+  presentation.style = config->output.format.value_or(OutputStyle::Knightly);
+  return run_and_report(*config, options, presentation);
 }
 
 }  // namespace
@@ -162,9 +163,10 @@ int cmd_tune(Args& args) {
 int cmd_play(Args& args) {
   std::vector<std::string> words;
   RunOptions options;
+  Presentation presentation;
   while (!args.empty()) {
     std::string a = args.take();
-    auto worker = worker_flag(a, args, options);
+    auto worker = worker_flag(a, args, options, presentation);
     if (!worker) return usage_error("play: " + worker.error());
     if (!*worker) words.push_back(a);
   }
@@ -174,9 +176,9 @@ int cmd_play(Args& args) {
   if (command->pgn_default_name) config.output.pgn = fastchess_default_file("pgn");
   if (command->epd_default_name) config.output.epd = fastchess_default_file("epd");
   if (config.sprt.enabled) options.kind = db::TournamentKind::Sprt;
-  options.style = config.output.format.value_or(OutputStyle::Cutechess);
+  presentation.style = config.output.format.value_or(OutputStyle::Cutechess);
   for (const auto& note : command->notes) std::cout << "Note: " << note << "\n";
-  const int code = run_and_report(config, options);
+  const int code = run_and_report(config, options, presentation);
   // Both tools exit 0 when the match ran to its end, whatever its SPRT decided: a script's
   // `cutechess-cli ... && next` goes on. The gate's codes are `knightly sprt`'s and `run`'s.
   return code == ExitH0 || code == ExitUndecided ? ExitOk : code;
@@ -194,7 +196,7 @@ std::expected<SprtCommand, std::string> parse_sprt_command(Args& args) {
   options.kind = db::TournamentKind::Sprt;
   while (!args.empty()) {
     std::string a = args.take();
-    auto worker = worker_flag(a, args, options);
+    auto worker = worker_flag(a, args, options, command.presentation);
     if (!worker) return std::unexpected("sprt: " + worker.error());
     if (*worker) continue;
     // The queue's own options (cmd_submit.cpp): how the test is queued, not what it is.
@@ -297,7 +299,7 @@ int cmd_sprt(Args& args) {
             << config.sprt.elo1 << ", alpha " << config.sprt.alpha << ", beta " << config.sprt.beta
             << " (" << choice_name(config.sprt.model) << "), at most " << command->max_games
             << " games\n";
-  return run_and_report(config, command->options);
+  return run_and_report(config, command->options, command->presentation);
 }
 
 }  // namespace knightly::runner

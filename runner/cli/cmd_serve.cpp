@@ -6,13 +6,13 @@
 #include <iostream>
 
 #include "db/store/store.h"
-#include "runner/cli/printable.h"
-#include "runner/cli/serve_api.h"
-#include "runner/cli/serve_tests.h"
 #include "runner/cli/subcommand.h"
+#include "runner/output/printable.h"
 #include "runner/run/run_options.h"
+#include "runner/serve/api.h"
 #include "runner/serve/endpoint.h"
 #include "runner/serve/http_server.h"
+#include "runner/serve/tests_site.h"
 
 namespace knightly::runner {
 

@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "db/store/store.h"
-#include "runner/cli/printable.h"
 #include "runner/cli/subcommand.h"
 #include "runner/cli/work_control.h"
+#include "runner/output/printable.h"
 #include "runner/run/decision.h"
 #include "runner/run/run_options.h"
 

@@ -14,16 +14,38 @@
 #include <thread>
 
 #include "db/store/store.h"
-#include "runner/cli/final_report.h"
-#include "runner/cli/progress.h"
 #include "runner/cli/signals.h"
+#include "runner/cli/sprt_command.h"
 #include "runner/cli/subcommand.h"
-#include "runner/cli/test_list.h"
 #include "runner/cli/work_control.h"
+#include "runner/config/config_toml.h"
+#include "runner/config/engine_words.h"
 #include "runner/match/time_control.h"
+#include "runner/output/progress.h"
+#include "runner/output/run_end.h"
+#include "runner/output/run_style.h"
+#include "runner/query/test_list.h"
 #include "runner/run/run.h"
 
 namespace knightly::runner {
+
+std::expected<Config, std::string> queued_config(const db::QueuedTest& test) {
+  if (test.format == "toml") {
+    auto c = parse_config_toml(test.definition, test.source_path);
+    if (!c) return std::unexpected(c.error().to_string());
+    return std::move(*c);
+  }
+  if (test.format == "sprt") {
+    auto words = split_words(test.definition);
+    if (!words) return std::unexpected("the test's words: " + words.error());
+    Args args(std::move(*words));
+    auto command = parse_sprt_command(args);
+    if (!command) return std::unexpected(command.error());
+    return std::move(command->config);
+  }
+  return std::unexpected("a test of format '" + test.format + "' (this knightly reads toml, sprt)");
+}
+
 namespace {
 
 using WorkClock = std::chrono::steady_clock;
@@ -37,6 +59,7 @@ struct WorkOptions {
   std::string db = "knightly.db";
   int concurrency = 1;
   RunOptions run;
+  Presentation presentation;  // Knightly's own style: each test's progress and summary
   std::chrono::milliseconds poll{5000};
   bool until_empty = false;
 };
@@ -120,14 +143,13 @@ constexpr WorkFlag kWorkFlags[] = {
      }},
     {"--quiet", "", "No per-game lines, only each test's summary.",
      [](WorkOptions& w, const std::string&, const std::string&) -> Applied {
-       w.run.quiet = true;
+       w.presentation.quiet = true;
        return {};
      }},
 };
 
 std::expected<WorkOptions, std::string> parse_work_options(Args& args) {
   WorkOptions w;
-  w.run.style = OutputStyle::Knightly;
   while (!args.empty()) {
     const std::string a = args.take();
     const WorkFlag* flag = nullptr;
@@ -301,8 +323,9 @@ int cmd_work(Args& args) {
               << " games so far, submitted by " << (test->submitter.empty() ? "?" : test->submitter)
               << ")" << std::endl;
     const bool two = config->engines.size() == 2;
-    Progress progress(std::cout, std::cerr, run_options.quiet, two ? config->engines[0].name : "",
-                      two ? config->engines[1].name : "");
+    const auto style = make_run_style(options->presentation.style);
+    Progress progress(std::cout, std::cerr, options->presentation.quiet,
+                      two ? config->engines[0].name : "", two ? config->engines[1].name : "");
     Run run(*config, run_options, progress);
     RunSummary summary;
     bool stop_all = false;
@@ -313,7 +336,7 @@ int cmd_work(Args& args) {
       summary = run.execute();
       stop_all = watch.stop_all();
     }
-    print_final_report(std::cout, std::cerr, *config, run_options, summary);
+    print_final_report(std::cout, std::cerr, *config, *style, summary);
     if (stop.stopping()) return signal_exit(stop);
     if (stop_all) {
       std::cout << "knightly stop --all: this worker stops." << std::endl;

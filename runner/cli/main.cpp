@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "db/store/database_url.h"
-#include "runner/cli/printable.h"
 #include "runner/cli/subcommand.h"
+#include "runner/output/printable.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> words(argv + 1, argv + argc);

@@ -17,9 +17,9 @@
 
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
-#include "runner/cli/printable.h"
 #include "runner/match/game.h"
 #include "runner/match/game_pgn.h"
+#include "runner/output/printable.h"
 
 namespace knightly::runner {
 namespace {

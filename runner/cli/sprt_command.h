@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "runner/cli/args.h"
 #include "runner/config/config.h"
+#include "runner/output/args.h"
+#include "runner/output/run_style.h"
 #include "runner/run/run_options.h"
 
 namespace knightly::runner {
@@ -15,10 +16,11 @@ namespace knightly::runner {
 struct SprtCommand {
   Config config;
   RunOptions options;
-  int max_games = 20000;  // --max-games (the schema's default)
-  bool submit = false;    // --submit: queued for `knightly work` instead of played here
-  int priority = 0;       // --priority N (submit)
-  std::string submitter;  // --submitter NAME (submit; default $USER)
+  Presentation presentation;  // `knightly sprt` prints in Knightly's own style
+  int max_games = 20000;      // --max-games (the schema's default)
+  bool submit = false;        // --submit: queued for `knightly work` instead of played here
+  int priority = 0;           // --priority N (submit)
+  std::string submitter;      // --submitter NAME (submit; default $USER)
 };
 
 // The words after `knightly sprt`; an error message ("sprt: ...") for bad ones.

@@ -4,10 +4,10 @@
 #include <exception>
 #include <iostream>
 
-#include "runner/cli/query.h"
 #include "runner/cli/sprt_command.h"
 #include "runner/cli/work_control.h"
 #include "runner/config/match_schema.h"
+#include "runner/query/query.h"
 #include "runner/run/run_options.h"
 
 #ifndef KNIGHTLY_VERSION

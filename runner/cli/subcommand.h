@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runner/cli/args.h"
+#include "runner/output/args.h"
 
 namespace knightly::runner {
 

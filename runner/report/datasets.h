@@ -2,7 +2,7 @@
 // The page's data sets as JSON, from the store's read types: the game list (a page of it),
 // move statistics per engine, and the live summary (progress, ETA, games being played).
 // The tables `knightly query` prints (standings, ratings, h2h, terminations) are not here:
-// the page embeds that command's own JSON (runner/cli/query.h), so they are equal by
+// the page embeds that command's own JSON (runner/query/query.h), so they are equal by
 // construction. Pure: values in, text out.
 #include <cstdint>
 #include <optional>

@@ -9,7 +9,7 @@ namespace knightly::runner::report {
 
 struct PageOptions {
   std::string title;      // shown as the page's title and heading (escaped here)
-  std::string data_json;  // the data document (runner/cli/report_source.h); JSON text
+  std::string data_json;  // the data document (runner/query/page_data.h); JSON text
   bool live = false;      // served: the script polls /api/summary and fetches pages
 };
 

@@ -1,6 +1,6 @@
 // The test queue's list (knightly serve, /tests): every test as OpenBench's index shows it,
 // and each engine's history of tested commits. All figures come from the server's `knightly
-// query tests` table (runner/cli/test_list.h), never computed here. Text from the database is
+// query tests` table (runner/query/test_list.h), never computed here. Text from the database is
 // set as text, never parsed as HTML.
 (function () {
   'use strict';

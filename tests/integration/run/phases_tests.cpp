@@ -67,7 +67,7 @@ TEST_CASE("the opener creates a tournament, joins it, refuses a changed config a
   const auto worker = opener.join(*first, schedule, o.stop);
   REQUIRE(worker);
   // The pairs are recorded: this worker can claim the first one.
-  const auto claim = store.claim_pair(first->tournament.id, *worker, std::chrono::seconds(30));
+  const auto claim = store.work().claim_pair(first->tournament.id, *worker, std::chrono::seconds(30));
   REQUIRE(claim.status == db::ClaimStatus::Claimed);
   CHECK(claim.claim->schedule_index == 0);
   CHECK(claim.claim->games == 2);
@@ -111,14 +111,14 @@ TEST_CASE("the opener finds a finished tournament with nothing to play and resum
   auto t = opener.open();
   REQUIRE(t);
 
-  store.set_tournament_status(t->tournament.id, db::TournamentStatus::Aborted);
+  store.catalog().set_tournament_status(t->tournament.id, db::TournamentStatus::Aborted);
   auto aborted = opener.open();
   REQUIRE(aborted);
   CHECK(aborted->control.status == db::TournamentStatus::Aborted);
   opener.resume(*aborted);
-  CHECK(store.control(t->tournament.id).status == db::TournamentStatus::Running);
+  CHECK(store.work().control(t->tournament.id).status == db::TournamentStatus::Running);
 
-  store.finish_tournament(t->tournament.id, db::TournamentStatus::Finished,
+  store.work().finish_tournament(t->tournament.id, db::TournamentStatus::Finished,
                           "complete: all 2 games played");
   auto finished = opener.open();
   REQUIRE(finished);
@@ -139,7 +139,7 @@ TEST_CASE("the PGN and EPD files go through one writer: claimed, emptied, given 
   config.output.pgn_append = config.output.epd_append = false;  // fastchess's append=false
   knightly::test::write_file(config.output.pgn, "an older match's games\n");
   knightly::test::write_file(config.output.epd, "an older match's positions\n");
-  const auto id = store.create_tournament({"phases", db::TournamentKind::Run, "cfg", 1, ""}).id;
+  const auto id = store.catalog().create_tournament({"phases", db::TournamentKind::Run, "cfg", 1, ""}).id;
 
   runner::OutputFiles files(config);
   REQUIRE(files.claim(store));
@@ -176,9 +176,9 @@ TEST_CASE("the PGN and EPD files go through one writer: claimed, emptied, given 
     g.moves.push_back(m);
   }
   g.pgn = "[Event \"phases\"]\n\n1. Nf3 Nf6 1/2-1/2\n";
-  const auto a = store.upsert_engine({"a", "", "", "", "", "", true});
-  const auto b = store.upsert_engine({"b", "", "", "", "", "", true});
-  store.insert_game(id, g, a, b);
+  const auto a = store.catalog().upsert_engine({"a", "", "", "", "", "", true});
+  const auto b = store.catalog().upsert_engine({"b", "", "", "", "", "", true});
+  store.games().insert_game(id, g, a, b);
   CHECK(files.add(store, id, 0, g, {}).empty());
   CHECK(knightly::test::read_file(config.output.pgn) == g.pgn + "\n");
   CHECK(knightly::test::read_file(config.output.epd) ==

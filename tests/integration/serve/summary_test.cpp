@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "db/store/store.h"
-#include "runner/cli/report_source.h"
+#include "runner/query/page_data.h"
 
 using namespace knightly;
 

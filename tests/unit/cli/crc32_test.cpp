@@ -1,5 +1,5 @@
 // The PGN file's CRC-32 as fishtest checks it (Python's hex(zlib.crc32(data))).
-#include "runner/cli/crc32.h"
+#include "runner/output/crc32.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>

@@ -1,5 +1,5 @@
 // The lines a two-engine run prints every -scoreinterval / -ratinginterval games.
-#include "runner/cli/interval_report.h"
+#include "runner/output/interval_lines.h"
 
 #include <catch2/catch.hpp>
 

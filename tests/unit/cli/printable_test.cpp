@@ -1,9 +1,9 @@
 // Text from outside made safe to echo: control characters and non-UTF-8 bytes escaped.
-#include "runner/cli/printable.h"
+#include "runner/output/printable.h"
 
 #include <catch2/catch.hpp>
 
-#include "runner/cli/table.h"
+#include "runner/output/table.h"
 
 using namespace knightly::runner;
 

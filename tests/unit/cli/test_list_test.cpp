@@ -1,8 +1,10 @@
-// The test queue as the CLI shows it (runner/cli/test_list.h): each test's state from what the
+// The test queue as the CLI shows it (runner/query/test_list.h): each test's state from what the
 // store holds, and the workers whose speed is far from the others'.
-#include "runner/cli/test_list.h"
+#include "runner/query/test_list.h"
 
 #include <catch2/catch.hpp>
+
+#include "runner/cli/work_control.h"
 
 using namespace knightly;
 using namespace knightly::runner;

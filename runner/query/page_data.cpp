@@ -1,12 +1,12 @@
-#include "runner/cli/report_source.h"
+#include "runner/query/page_data.h"
 
 #include <map>
 #include <set>
 #include <sstream>
 
-#include "runner/cli/query.h"
-#include "runner/cli/tune_report.h"
 #include "runner/config/config_toml.h"
+#include "runner/output/tune_view.h"
+#include "runner/query/query.h"
 #include "runner/report/datasets.h"
 #include "runner/report/game_view.h"
 #include "runner/report/json.h"

@@ -1,12 +1,12 @@
-#include "runner/cli/serve_api.h"
+#include "runner/serve/api.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <map>
 
-#include "runner/cli/query.h"
-#include "runner/cli/report_source.h"
+#include "runner/query/page_data.h"
+#include "runner/query/query.h"
 #include "runner/report/json.h"
 #include "runner/report/page.h"
 

@@ -1,4 +1,4 @@
-#include "runner/cli/engine_identity.h"
+#include "runner/query/engine_identity.h"
 
 #include <cstdlib>
 #include <map>

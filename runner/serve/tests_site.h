@@ -15,7 +15,7 @@
 #include <string>
 
 #include "db/store/store.h"
-#include "runner/cli/serve_api.h"
+#include "runner/serve/api.h"
 #include "runner/serve/http_server.h"
 
 namespace knightly::runner {

@@ -1,10 +1,10 @@
-#include "runner/cli/table.h"
+#include "runner/output/table.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "runner/cli/printable.h"
+#include "runner/output/printable.h"
 #include "runner/report/json.h"
 
 namespace knightly::runner {

@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
-#include "runner/cli/interval_report.h"
 #include "db/records/game_record.h"
+#include "runner/output/interval_lines.h"
 #include "runner/run/run_observer.h"
 #include "runner/stats/counts.h"
 
@@ -32,7 +32,8 @@ class Progress : public RunObserver {
   void on_done() override;  // clears the in-place line
   void on_tally(const stats::Trinomial& games, const stats::Pentanomial& pairs) override;
   // Knightly's style prints "Score of A vs B" after every game; cutechess's and fastchess's
-  // styles print their own lines every so many games (interval_report) instead.
+  // styles print their own lines every so many games (interval_lines, as the run style says)
+  // instead.
   void set_intervals(const IntervalSettings& settings) { intervals_ = settings; }
   // What the interval lines last showed, for the final report.
   const IntervalsShown& intervals_shown() const { return shown_; }

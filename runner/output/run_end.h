@@ -7,11 +7,13 @@
 
 #include "db/records/report_types.h"
 #include "db/records/store_types.h"
-#include "runner/cli/interval_report.h"
 #include "runner/config/config.h"
+#include "runner/output/interval_lines.h"
 #include "runner/run/run_options.h"
 
 namespace knightly::runner {
+
+class RunStyle;
 
 // Standings of the filtered games as a table (rank, engine, games, points, W/D/L, score %,
 // Elo +/- against the field).
@@ -23,8 +25,9 @@ std::string standings_table(const std::vector<db::Standing>& standings);
 std::string engine_health_text(const std::vector<db::EngineHealth>& health);
 
 // `shown`: what the run's interval lines printed last (cutechess's style does not repeat them).
+// `style` decides the lines that differ between cutechess-cli's, fastchess's and Knightly's own.
 void print_final_report(std::ostream& out, std::ostream& err, const Config& config,
-                        const RunOptions& options, const RunSummary& summary,
+                        const RunStyle& style, const RunSummary& summary,
                         const IntervalsShown& shown = {});
 
 // --perf-stats: games/s, the runner's own CPU per ply and per game, peak RSS, and the latency

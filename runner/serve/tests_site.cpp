@@ -1,7 +1,7 @@
-#include "runner/cli/serve_tests.h"
+#include "runner/serve/tests_site.h"
 
 #include "db/records/utc_time.h"
-#include "runner/cli/test_list.h"
+#include "runner/query/test_list.h"
 #include "runner/report/json.h"
 #include "runner/report/page.h"
 

@@ -1,4 +1,4 @@
-#include "runner/cli/args.h"
+#include "runner/output/args.h"
 
 #include <cstdlib>
 

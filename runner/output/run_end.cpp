@@ -1,4 +1,4 @@
-#include "runner/cli/final_report.h"
+#include "runner/output/run_end.h"
 
 #include <sys/resource.h>
 
@@ -7,10 +7,10 @@
 #include <ostream>
 #include <sstream>
 
-#include "runner/cli/crc32.h"
-#include "runner/cli/interval_report.h"
-#include "runner/cli/progress.h"
-#include "runner/cli/table.h"
+#include "runner/output/crc32.h"
+#include "runner/output/interval_lines.h"
+#include "runner/output/run_style.h"
+#include "runner/output/table.h"
 #include "runner/players/first_go.h"
 #include "runner/run/decision.h"
 #include "runner/run/two_engine_tally.h"
@@ -69,73 +69,37 @@ std::string engine_health_text(const std::vector<db::EngineHealth>& health) {
 }
 
 void print_final_report(std::ostream& out, std::ostream& err, const Config& config,
-                        const RunOptions& options, const RunSummary& summary,
+                        const RunStyle& style, const RunSummary& summary,
                         const IntervalsShown& shown) {
   if (summary.report) {
     const RunReport& report = *summary.report;
-    const bool two = config.engines.size() == 2;
-    const auto& first_vs_second = report.first_vs_second;
     const bool paired = schedule_has_pairs(config.tournament) && config.output.report_penta;
-    const IntervalSettings s = interval_settings(config, "", paired, true);
+    MatchEnd end{config,
+                 summary,
+                 report,
+                 config.engines.size() == 2,
+                 interval_settings(config, "", paired, true),
+                 summary.sprt,
+                 std::nullopt,
+                 shown};
     // A decided SPRT shows the LLR it was decided on everywhere, even when games in progress
     // were stored after the decision.
-    std::optional<stats::SprtStatus> sprt = summary.sprt;
-    std::optional<DecidedSprt> decided;
-    if (sprt && s.sprt) decided = decided_sprt(*s.sprt, summary.decision);
-    if (decided) sprt = decided->status;
-    const std::optional<double> llr =
-        decided ? std::optional<double>(decided->status.llr) : std::nullopt;
-    if (options.style == OutputStyle::Cutechess && two) {
-      // cutechess-cli ends a match with its results (the Elo line, and the SPRT line of a test)
-      // unless it printed them after the last game, at a -ratinginterval; the score line comes
-      // with every game. The same here, but the LLR is the decision's: when games in progress
-      // were stored after it, the last interval showed the LLR of all of them.
-      const long long n = first_vs_second.games();
-      if (shown.score_at != n)
-        out << score_line(config.engines[0].name, config.engines[1].name, first_vs_second) << "\n";
-      if (shown.rating_at != n || (decided && decided->games != n)) {
-        out << stats::cutechess_elo_line(first_vs_second) << "\n";
-        if (sprt) out << stats::cutechess_sprt_line(*sprt) << "\n";
-      }
-    }
+    if (end.sprt && end.settings.sprt)
+      end.decided = decided_sprt(*end.settings.sprt, summary.decision);
+    if (end.decided) end.sprt = end.decided->status;
+    style.before_standings(out, end);
 
     out << "\nStandings of '" << summary.tournament.name << "' (" << summary.games_stored << " of "
         << summary.games_scheduled << " games):\n";
     out << standings_table(report.standings);
-
-    // One final block for two engines: fastchess's (fishtest reads it) in its own style and in
-    // Knightly's with an SPRT; cutechess's lines above in its style; else the score and the Elo
-    // as the report and `knightly query sprt` show it (from pairs when there are pairs).
-    const bool fastchess = options.style == OutputStyle::Fastchess;
-    const bool knightly = options.style == OutputStyle::Knightly;
-    if (two && ((knightly && config.sprt.enabled && summary.sprt) ||
-                (fastchess && first_vs_second.games() > 0))) {
-      out << "\n"
-          << stats::fastchess_report(s.label, first_vs_second, report.pairs, s.sprt, s.penta, llr);
-    } else if (two && knightly && first_vs_second.games() > 0) {
-      out << "\n"
-          << score_line(config.engines[0].name, config.engines[1].name, first_vs_second) << "\n"
-          << stats::match_elo_line(first_vs_second, report.pairs, s.penta) << "\n";
-    }
+    style.match_block(out, end);
 
     if (!report.terminations.empty()) {
       out << "\nTerminations:\n";
       for (const auto& t : report.terminations)
         out << "  " << (t.reason.empty() ? t.termination : t.reason) << ": " << t.count << "\n";
     }
-    if (!report.health.empty()) {
-      // Knightly's own style names a fault only when there was one (the latency of every move
-      // is in `knightly query health` and the report); the tools' styles end as fastchess does.
-      const bool faults =
-          std::any_of(report.health.begin(), report.health.end(), [](const auto& h) {
-            return h.time_losses + h.disconnects + h.stalls + h.illegal_moves > 0;
-          });
-      if (knightly && !faults)
-        out << "\nEngine health: no time losses, crashes, stalls or illegal moves (knightly query "
-               "health: latency)\n";
-      else
-        out << "\n" << engine_health_text(report.health);
-    }
+    if (!report.health.empty()) style.health(out, report.health);
   }
   if (!summary.engine_failures.empty()) {
     out << "\nEngines that could not be restarted:\n";
@@ -170,7 +134,7 @@ void print_final_report(std::ostream& out, std::ostream& err, const Config& conf
     out << "EPD: " << config.output.epd << "\n";
   if ((summary.interrupted || summary.stopped) && summary.exit_code != ExitError)
     out << "Stopped before the end: run the same command again to resume.\n";
-  if (options.style != OutputStyle::Knightly && summary.report) out << "Finished match\n";
+  if (summary.report) style.finished(out);
   out << std::flush;
   if (summary.exit_code == ExitError && summary.resumable)
     err << "knightly: the finished games are stored; run the same command again to resume"

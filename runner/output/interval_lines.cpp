@@ -1,4 +1,4 @@
-#include "runner/cli/interval_report.h"
+#include "runner/output/interval_lines.h"
 
 #include <cctype>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "runner/cli/tune_report.h"
+#include "runner/output/tune_view.h"
 
 #include "runner/report/json.h"
 #include "runner/run/tune_plan.h"

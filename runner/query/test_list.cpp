@@ -1,36 +1,16 @@
-#include "runner/cli/test_list.h"
+#include "runner/query/test_list.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
 
-#include "runner/cli/query.h"
-#include "runner/cli/sprt_command.h"
-#include "runner/config/config_toml.h"
-#include "runner/config/engine_words.h"
+#include "runner/query/query.h"
 #include "runner/report/json.h"
 #include "runner/run/decision.h"
 #include "runner/run/two_engine_tally.h"
 #include "runner/stats/elo.h"
 
 namespace knightly::runner {
-
-std::expected<Config, std::string> queued_config(const db::QueuedTest& test) {
-  if (test.format == "toml") {
-    auto c = parse_config_toml(test.definition, test.source_path);
-    if (!c) return std::unexpected(c.error().to_string());
-    return std::move(*c);
-  }
-  if (test.format == "sprt") {
-    auto words = split_words(test.definition);
-    if (!words) return std::unexpected("the test's words: " + words.error());
-    Args args(std::move(*words));
-    auto command = parse_sprt_command(args);
-    if (!command) return std::unexpected(command.error());
-    return std::move(command->config);
-  }
-  return std::unexpected("a test of format '" + test.format + "' (this knightly reads toml, sprt)");
-}
 
 std::string test_state(const db::QueuedTest& t) {
   using S = db::TournamentStatus;
@@ -51,12 +31,14 @@ std::string test_state(const db::QueuedTest& t) {
 
 TestFigures test_figures(const db::Store& store, const db::QueuedTest& test) {
   TestFigures f;
-  if (auto config = queued_config(test); config && config->engines.size() >= 2) {
-    f.first = config->engines[0].name;
-    f.second = config->engines[1].name;
+  // The engines and the bounds as `knightly query sprt` reads them: from what the tournament
+  // stores (the match of a `knightly sprt` test, or its TOML config).
+  const StoredMatch stored = stored_match(store, test.tournament);
+  if (!stored.second.empty()) {
+    f.first = stored.first;
+    f.second = stored.second;
   }
-  // The bounds as `knightly query sprt` reads them.
-  f.sprt = stored_match(store, test.tournament).sprt;
+  f.sprt = stored.sprt;
   TwoEngineTally tally(f.first);
   db::GameFilter filter;
   filter.tournament_ids = {test.tournament.id};

@@ -1,4 +1,4 @@
-#include "runner/cli/crc32.h"
+#include "runner/output/crc32.h"
 
 #include <array>
 #include <cerrno>

@@ -1,7 +1,7 @@
 #pragma once
 // Reads the store for `knightly report` and `knightly serve` and builds the page's data
 // document and the API's data sets with runner/report's builders. The tables `knightly query`
-// prints are embedded as that command's own JSON (runner/cli/query.h).
+// prints are embedded as that command's own JSON (runner/query/query.h).
 #include <cstdint>
 #include <expected>
 #include <optional>

@@ -1,11 +1,11 @@
-#include "runner/cli/progress.h"
+#include "runner/output/progress.h"
 
 #include <unistd.h>
 
 #include <cstdio>
 #include <ostream>
 
-#include "runner/cli/printable.h"
+#include "runner/output/printable.h"
 #include "runner/stats/elo.h"
 #include "runner/stats/match_text.h"
 

@@ -1,4 +1,4 @@
-#include "runner/cli/printable.h"
+#include "runner/output/printable.h"
 
 #include <unistd.h>
 

@@ -4,22 +4,16 @@
 // the queue keeps, its state, and its figures (the first engine's games and pairs against the
 // second, Elo, the SPRT's LLR against its bounds), computed by the same functions as `knightly
 // query sprt` and the final report.
-#include <expected>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "db/store/store.h"
-#include "runner/cli/table.h"
-#include "runner/config/config.h"
+#include "runner/output/table.h"
 #include "runner/stats/counts.h"
 #include "runner/stats/sprt.h"
 
 namespace knightly::runner {
-
-// The config a worker plays a queued test with: its TOML (paths from its file's directory) or
-// its `knightly sprt` words. The database and the concurrency are the worker's to set.
-std::expected<Config, std::string> queued_config(const db::QueuedTest& test);
 
 // queued (nothing played, no worker on it), running, H1, H0, undecided, stopped, complete (a
 // test without SPRT that played all its games), failed (its engines could not be built or

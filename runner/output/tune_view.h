@@ -8,7 +8,7 @@
 
 #include "db/records/store_types.h"
 #include "db/records/tune_types.h"
-#include "runner/cli/table.h"
+#include "runner/output/table.h"
 
 namespace knightly::runner {
 
