@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "db/store/statement.h"
 #include "db/records/store_types.h"
+#include "db/store/statement.h"
 
 namespace knightly::db {
 

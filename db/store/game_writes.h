@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "db/store/statement.h"
 #include "db/records/store_types.h"
+#include "db/store/statement.h"
 
 namespace knightly::db {
 
@@ -43,8 +43,8 @@ class GameWrites {
   // Stores a finished game of a claimed pair (Work::claim_pair) in one transaction: in games
   // when the claim is still the pair's current attempt, else in superseded_games. The last
   // game of the pair also releases the claim (the pair is done) in the same transaction.
-  StoreOutcome store_game(const Claim& claim, const GameRecord& game,
-                          std::int64_t white_engine_id, std::int64_t black_engine_id);
+  StoreOutcome store_game(const Claim& claim, const GameRecord& game, std::int64_t white_engine_id,
+                          std::int64_t black_engine_id);
 
   // --- import
   // Inserts the games not already in the database (same content hash), all in one
@@ -58,10 +58,9 @@ class GameWrites {
   // content_hash: imported games only (else nullptr); worker_id: 0 for none. With a claim,
   // only while the claim is still its pair's current attempt (the pair's row is then locked
   // until the transaction ends); returns 0, inserting nothing, when it is not.
-  std::int64_t insert_rows(std::int64_t tournament_id, const GameRecord& game,
-                           const GameId& id, std::int64_t white, std::int64_t black,
-                           const std::string* content_hash, std::int64_t worker_id,
-                           const Claim* claim);
+  std::int64_t insert_rows(std::int64_t tournament_id, const GameRecord& game, const GameId& id,
+                           std::int64_t white, std::int64_t black, const std::string* content_hash,
+                           std::int64_t worker_id, const Claim* claim);
   std::vector<ImportOutcome> import_rows(std::int64_t tournament_id,
                                          std::span<const ImportItem> games);
 

@@ -11,7 +11,6 @@
 
 namespace knightly::db {
 
-
 Queries::Queries(StoreCore& core) : core_(core) {}
 Queries::~Queries() = default;
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "db/records/report_types.h"
-#include "db/store/statement.h"
 #include "db/records/store_types.h"
+#include "db/store/statement.h"
 
 namespace knightly::db {
 

@@ -23,18 +23,18 @@
 #include <string_view>
 #include <vector>
 
+#include "db/records/queue_types.h"
+#include "db/records/report_types.h"
+#include "db/records/store_types.h"
+#include "db/records/tune_types.h"
+#include "db/records/utc_time.h"  // the times it stores and returns
 #include "db/store/catalog.h"
 #include "db/store/game_writes.h"
 #include "db/store/queries.h"
-#include "db/records/queue_types.h"
-#include "db/records/report_types.h"
 #include "db/store/store_error.h"
 #include "db/store/store_options.h"
-#include "db/records/store_types.h"
 #include "db/store/test_queue.h"
-#include "db/records/tune_types.h"
 #include "db/store/tunes.h"
-#include "db/records/utc_time.h"  // the times it stores and returns
 #include "db/store/work.h"
 
 namespace knightly::db {

@@ -14,13 +14,13 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "db/records/store_types.h"
+#include "db/records/utc_time.h"
 #include "db/store/database.h"
 #include "db/store/statement.h"
 #include "db/store/store_error.h"
 #include "db/store/store_options.h"
-#include "db/records/store_types.h"
 #include "db/store/transaction.h"
-#include "db/records/utc_time.h"
 #include "engine/chess/splitmix64.h"
 
 namespace knightly::db {

@@ -29,7 +29,7 @@ class Tunes {
   // Records iteration `iteration`'s steps unless a worker did before, and returns the steps
   // recorded: the first writer's (every worker computes the same ones).
   std::vector<tune::Step> begin_tune_iteration(std::int64_t tournament_id, int iteration,
-                                                       std::span<const tune::Step> steps);
+                                               std::span<const tune::Step> steps);
   // Fills in the result of every begun iteration whose pairs are all done (every game stored),
   // from its games; returns how many it filled in.
   int finish_tune_iterations(std::int64_t tournament_id);

@@ -1,8 +1,8 @@
 #pragma once
 // The one reader of an integer given as text with its allowed range: a command-line flag, a
-// match schema row read from text, an engine word or ladder step, a UCI spin option, a port. Every caller gets the
-// one message, naming what was read, the text and the range, whether the text is no integer
-// or one out of range:
+// match schema row read from text, an engine word or ladder step, a UCI spin option, a port. Every
+// caller gets the one message, naming what was read, the text and the range, whether the text is no
+// integer or one out of range:
 //   "-concurrency: 'two' is not an integer in [1, 1024]"
 //   "depth: '0' is not an integer in [1, 1000]"
 //   "nodes: '0' is not an integer >= 1"     (max INT64_MAX: no upper bound but the type's)

@@ -9,7 +9,7 @@
 #include <iostream>
 
 #include "db/store/store.h"
-#include "runner/cli/pgn_import.h"
+#include "runner/import/pgn_import.h"
 #include "runner/cli/subcommand.h"
 #include "runner/output/printable.h"
 #include "runner/run/run_options.h"

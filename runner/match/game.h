@@ -13,14 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "db/records/game_record.h"
+#include "db/records/move_eval.h"
 #include "engine/chess/position.h"
 #include "runner/match/adjudication.h"
 #include "runner/match/clock.h"
 #include "runner/match/draw_tracker.h"
 #include "runner/match/engine_limits.h"
 #include "runner/match/game_pgn.h"
-#include "db/records/game_record.h"
-#include "db/records/move_eval.h"
 #include "runner/match/move_reply.h"
 #include "runner/match/move_request.h"
 #include "runner/match/resign_tracker.h"

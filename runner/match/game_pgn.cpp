@@ -4,9 +4,9 @@
 #include <cctype>
 #include <cstdio>
 
+#include "db/records/move_eval.h"
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
-#include "db/records/move_eval.h"
 
 namespace knightly::runner {
 

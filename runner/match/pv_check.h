@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "engine/chess/position.h"
 #include "db/records/move_eval.h"
+#include "engine/chess/position.h"
 
 namespace knightly::runner {
 

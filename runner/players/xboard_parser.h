@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/chess/position.h"
 #include "db/records/move_eval.h"
+#include "engine/chess/position.h"
 #include "runner/match/time_control.h"
 
 namespace knightly::runner::xboard {

@@ -186,7 +186,8 @@ int query_tune(const db::Store& store, const QueryOptions& q) {
   if (q.filter.tournaments.empty()) {
     std::vector<db::Tournament> tunes;
     for (const std::int64_t id : store.tunes().tune_ids())
-      if (auto x = store.catalog().tournament(id); x && x->status != db::TournamentStatus::Restarted)
+      if (auto x = store.catalog().tournament(id);
+          x && x->status != db::TournamentStatus::Restarted)
         tunes.push_back(*x);
     if (tunes.size() != 1) {
       *q.err << "knightly: query tune: "

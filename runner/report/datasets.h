@@ -29,7 +29,6 @@ std::string game_list_json(std::span<const db::GameSummary> rows, std::int64_t t
 std::string move_stats_json(std::span<const db::MoveStats> rows, std::int64_t games_covered,
                             std::int64_t games_selected);
 
-
 // Games finished per second, from the newest stored games of one tournament (their end is
 // start + duration): (n - 1) games over the span of their ends. nullopt with fewer than two
 // games or no time between them.

@@ -85,9 +85,9 @@ void ClaimLoop::game_thread() noexcept {
 void ClaimLoop::claim_and_play(PlayerPool& players) {
   int busy = 0;  // claims in a row that found every free pair in play
   while (!out_.stop.stopping()) {
-    auto r =
-        out_.store.work().claim_pair(out_.tournament_id, out_.worker_id, in_.options.lease,
-                              out_.tune ? std::optional<int>(out_.tune->window()) : std::nullopt);
+    auto r = out_.store.work().claim_pair(
+        out_.tournament_id, out_.worker_id, in_.options.lease,
+        out_.tune ? std::optional<int>(out_.tune->window()) : std::nullopt);
     if (r.status == db::ClaimStatus::Claimed && r.claim) {
       busy = 0;
       play_pair(players, *r.claim);
@@ -162,7 +162,8 @@ void ClaimLoop::play_pair(PlayerPool& players, const db::Claim& claim) {
         out_.tune->pair_done(out_.store);
     }
     // A pair left unfinished (the run stops) is given back at once for anyone to play.
-    if (ours && next < todo.size() && !out_.events.store_failed()) out_.store.work().release_claim(claim);
+    if (ours && next < todo.size() && !out_.events.store_failed())
+      out_.store.work().release_claim(claim);
   } catch (...) {
     for (std::size_t i = next; i < todo.size(); ++i) unhold(todo[i]);
     out_.events.wake();
@@ -307,8 +308,8 @@ void ClaimLoop::play(Game& game, PlayerPool& players, const ScheduledGame& sg,
     if (now - last_position < std::chrono::seconds(1)) return;
     last_position = now;
     try {
-      out_.store.work().set_live_position(claim, sg.id.game_in_pair, static_cast<int>(g.moves().size()),
-                                   g.position().fen());
+      out_.store.work().set_live_position(claim, sg.id.game_in_pair,
+                                          static_cast<int>(g.moves().size()), g.position().fen());
     } catch (const db::StoreException&) {
     }
   };

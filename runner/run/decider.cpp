@@ -84,7 +84,8 @@ bool Decider::not_running() {
 }
 
 void Decider::finish(const std::string& decision) {
-  const bool first = store_->work().finish_tournament(id_, db::TournamentStatus::Finished, decision);
+  const bool first =
+      store_->work().finish_tournament(id_, db::TournamentStatus::Finished, decision);
   std::string stored_decision = decision;
   if (!first) {
     auto control = store_->work().control(id_);

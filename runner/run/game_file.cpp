@@ -368,7 +368,8 @@ std::expected<void, std::string> GameFile::finish(const db::Store& store,
   struct stat st {};
   const bool unchanged = ::stat(path_.c_str(), &st) == 0 && st.st_dev == dev_ &&
                          st.st_ino == ino_ && st.st_size == size_;
-  if (unchanged && !stale_ && pending_.empty() && store.queries().count_games(filter) == games_in_file_)
+  if (unchanged && !stale_ && pending_.empty() &&
+      store.queries().count_games(filter) == games_in_file_)
     return {};
   return rebuild(store, tournament_id);
 }

@@ -24,8 +24,8 @@
 #include <map>
 #include <string>
 
-#include "db/store/store.h"
 #include "db/records/game_record.h"
+#include "db/store/store.h"
 
 namespace knightly::runner {
 

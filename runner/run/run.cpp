@@ -194,7 +194,8 @@ bool Run::prepare_sources(std::int64_t id) {
     events_.fail(Failure::Setup, why);
     return false;
   }
-  if (prepared->nps) store_->test_queue().set_worker_speed(worker_id_, id, *prepared->nps, prepared->tc_factor);
+  if (prepared->nps)
+    store_->test_queue().set_worker_speed(worker_id_, id, *prepared->nps, prepared->tc_factor);
   return true;
 }
 

@@ -4,8 +4,8 @@
 // them), never from a signal handler.
 #include <string>
 
-#include "db/records/store_types.h"
 #include "db/records/game_record.h"
+#include "db/records/store_types.h"
 #include "runner/stats/counts.h"
 
 namespace knightly::runner {

@@ -38,7 +38,7 @@ enum class OnStop {
 struct RunOptions {
   db::TournamentKind kind = db::TournamentKind::Run;
   bool restart = false;  // start the named tournament over, keeping the old one under its id
-  std::string log_dir;  // engine logs; "" = none
+  std::string log_dir;   // engine logs; "" = none
   DriverOptions driver;
   bool perf_stats = false;  // print the runner's own CPU and latency per move at the end
   OnStop on_stop = OnStop::Finish;

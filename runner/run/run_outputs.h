@@ -5,9 +5,9 @@
 #include <optional>
 #include <string>
 
+#include "db/records/game_record.h"
 #include "runner/config/config.h"
 #include "runner/match/game_pgn.h"
-#include "db/records/game_record.h"
 #include "runner/players/player_options.h"
 
 namespace knightly::runner {

@@ -56,8 +56,9 @@ std::expected<OpenedTournament, std::string> TournamentOpener::open() {
   opened.tournament = std::move(*t);
   if (opened.created && config_.sprt.enabled) {
     const auto& s = config_.sprt;
-    store_.work().set_sprt_settings(opened.tournament.id, db::SprtSettings{s.elo0, s.elo1, s.alpha, s.beta,
-                                                                    stats::model_name(s.model)});
+    store_.work().set_sprt_settings(
+        opened.tournament.id,
+        db::SprtSettings{s.elo0, s.elo1, s.alpha, s.beta, stats::model_name(s.model)});
   }
   db::GameFilter filter;
   filter.tournament_ids = {opened.tournament.id};
@@ -125,7 +126,8 @@ std::optional<std::int64_t> TournamentOpener::join(const OpenedTournament& t,
   // A run killed on this machine left leases that would hold its pairs until they ran out:
   // free them now, so that a resumed run plays the games in the order a single run would.
   for (const auto& [holder_id, holder] : store_.work().lease_holders(id))
-    if (holder_id != worker_id && worker_is_gone(holder, me)) store_.work().expire_leases(holder_id);
+    if (holder_id != worker_id && worker_is_gone(holder, me))
+      store_.work().expire_leases(holder_id);
   return worker_id;
 }
 

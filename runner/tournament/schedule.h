@@ -14,9 +14,9 @@
 #include <optional>
 #include <vector>
 
+#include "db/records/game_record.h"
 #include "runner/config/config.h"
 #include "runner/config/config_error.h"
-#include "db/records/game_record.h"
 #include "runner/tournament/opening.h"
 #include "runner/tournament/opening_book.h"
 

@@ -10,7 +10,7 @@
 #include "db/store/store.h"
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn.h"
-#include "runner/cli/pgn_import.h"
+#include "runner/import/pgn_import.h"
 #include "tests/fuzz/fuzz_check.h"
 
 using namespace knightly;

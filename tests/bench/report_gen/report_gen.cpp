@@ -35,8 +35,7 @@ void play(GameRecord& g, std::mt19937_64& rng, int plies, int index) {
     const chess::MoveList legal = pos.legal_moves();
     const auto end = pos.game_end(legal);
     if (end == chess::GameEnd::Checkmate) {
-      g.result = pos.side_to_move() == chess::White ? Result::BlackWins
-                                                    : Result::WhiteWins;
+      g.result = pos.side_to_move() == chess::White ? Result::BlackWins : Result::WhiteWins;
       g.termination = Termination::Checkmate;
       g.reason = pos.side_to_move() == chess::White ? "Black mates" : "White mates";
       break;
@@ -68,13 +67,10 @@ void play(GameRecord& g, std::mt19937_64& rng, int plies, int index) {
   }
   if (g.result == Result::None) {
     const auto x = rng() % 100;
-    g.result = x < 35   ? Result::WhiteWins
-               : x < 60 ? Result::BlackWins
-                        : Result::Draw;
-    g.termination = g.result == Result::Draw ? Termination::AdjudicationDraw
-                                                     : Termination::AdjudicationResign;
-    g.reason =
-        g.result == Result::Draw ? "Draw by adjudication" : "Adjudicated by resignation";
+    g.result = x < 35 ? Result::WhiteWins : x < 60 ? Result::BlackWins : Result::Draw;
+    g.termination =
+        g.result == Result::Draw ? Termination::AdjudicationDraw : Termination::AdjudicationResign;
+    g.reason = g.result == Result::Draw ? "Draw by adjudication" : "Adjudicated by resignation";
   }
   runner::PgnHeader h;
   h.event = "bench";

@@ -233,8 +233,7 @@ TEST_CASE("a full disk is an error naming the file, and the file keeps whole gam
   } unmount{mnt.path()};
   const std::string path = mnt.file("games.pgn");
   auto file = runner::GameFile(
-      path, [](const GameRecord& r) { return r.pgn + std::string(3000, ' ') + "\n"; },
-      false, true);
+      path, [](const GameRecord& r) { return r.pgn + std::string(3000, ' ') + "\n"; }, false, true);
   REQUIRE(file.rebuild(f.store, f.tournament));
   std::string error;
   std::size_t whole = 0;  // bytes of the games written

@@ -67,7 +67,8 @@ TEST_CASE("the opener creates a tournament, joins it, refuses a changed config a
   const auto worker = opener.join(*first, schedule, o.stop);
   REQUIRE(worker);
   // The pairs are recorded: this worker can claim the first one.
-  const auto claim = store.work().claim_pair(first->tournament.id, *worker, std::chrono::seconds(30));
+  const auto claim =
+      store.work().claim_pair(first->tournament.id, *worker, std::chrono::seconds(30));
   REQUIRE(claim.status == db::ClaimStatus::Claimed);
   CHECK(claim.claim->schedule_index == 0);
   CHECK(claim.claim->games == 2);
@@ -119,7 +120,7 @@ TEST_CASE("the opener finds a finished tournament with nothing to play and resum
   CHECK(store.work().control(t->tournament.id).status == db::TournamentStatus::Running);
 
   store.work().finish_tournament(t->tournament.id, db::TournamentStatus::Finished,
-                          "complete: all 2 games played");
+                                 "complete: all 2 games played");
   auto finished = opener.open();
   REQUIRE(finished);
   CHECK(opener.finished(*finished));
@@ -139,7 +140,8 @@ TEST_CASE("the PGN and EPD files go through one writer: claimed, emptied, given 
   config.output.pgn_append = config.output.epd_append = false;  // fastchess's append=false
   knightly::test::write_file(config.output.pgn, "an older match's games\n");
   knightly::test::write_file(config.output.epd, "an older match's positions\n");
-  const auto id = store.catalog().create_tournament({"phases", db::TournamentKind::Run, "cfg", 1, ""}).id;
+  const auto id =
+      store.catalog().create_tournament({"phases", db::TournamentKind::Run, "cfg", 1, ""}).id;
 
   runner::OutputFiles files(config);
   REQUIRE(files.claim(store));

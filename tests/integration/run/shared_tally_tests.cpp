@@ -25,8 +25,7 @@ GameRecord game(int pair, int g, Result result) {
   r.black = g == 0 ? "B" : "A";
   r.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
   r.result = result;
-  r.termination = result == Result::Draw ? Termination::Repetition
-                                                 : Termination::Checkmate;
+  r.termination = result == Result::Draw ? Termination::Repetition : Termination::Checkmate;
   r.reason = "x";
   r.start_time = "2026-11-21T10:00:00Z";
   return r;
@@ -66,8 +65,7 @@ TEST_CASE("a shared tally counts own games without reading and finds other worke
   // Another worker stores 70 games (35 pairs, A loses them all): more than one page of news.
   for (int pair = 1; pair <= 35; ++pair)
     for (int g = 0; g < 2; ++g)
-      store_game(theirs,
-                 game(pair, g, g == 0 ? Result::BlackWins : Result::WhiteWins));
+      store_game(theirs, game(pair, g, g == 0 ? Result::BlackWins : Result::WhiteWins));
   tally.refresh(mine);
   CHECK(tally.games() == 72);
   CHECK(tally.tally().games().losses == 70);

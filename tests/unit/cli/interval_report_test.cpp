@@ -1,7 +1,7 @@
 // The lines a two-engine run prints every -scoreinterval / -ratinginterval games.
-#include "runner/output/interval_lines.h"
-
 #include <catch2/catch.hpp>
+
+#include "runner/output/interval_lines.h"
 
 using namespace knightly::runner;
 

@@ -1,6 +1,6 @@
 // PGN import into a real (in-memory) SQLite store: what is imported, what is refused and
 // where, the ending of each game, and the games recognised as already stored.
-#include "runner/cli/pgn_import.h"
+#include "runner/import/pgn_import.h"
 
 #include <catch2/catch.hpp>
 

@@ -19,11 +19,11 @@
 
 namespace {
 
-using knightly::bench::fill_game;
 using knightly::GameRecord;
 using knightly::MoveRecord;
 using knightly::Result;
 using knightly::Termination;
+using knightly::bench::fill_game;
 
 long current_rss_kb() {
   long pages_total = 0, pages_resident = 0;

@@ -7,7 +7,6 @@
 
 namespace knightly::bench {
 
-
 // A plausible game: tags, SAN movetext with cutechess-style comments, 60 engine moves.
 inline void fill_game(GameRecord& g, int index, int plies, const knightly::GameId& id) {
   static const char* kSquares[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6",

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "db/records/game_record.h"
 #include "db/store/migrations.h"
 #include "db/store/store.h"
-#include "db/records/game_record.h"
 #include "tests/support/process.h"
 
 namespace knightly::test {
@@ -45,8 +45,8 @@ inline FileSnapshot snapshot(const std::string& path) {
 // A game with `plies` moves; the values depend on the identity so round trips can tell
 // games apart. The first two moves are book moves.
 inline GameRecord synthetic_game(int index, int plies, const std::string& white = "Alpha",
-                                         const std::string& black = "Beta",
-                                         Result result = Result::WhiteWins) {
+                                 const std::string& black = "Beta",
+                                 Result result = Result::WhiteWins) {
   GameRecord g;
   g.id = {index / 4, (index % 4) / 2, index % 2, index};
   g.white = white;
@@ -54,8 +54,7 @@ inline GameRecord synthetic_game(int index, int plies, const std::string& white 
   g.start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
   g.opening_source = std::string("synthetic.epd:").append(std::to_string(index));
   g.result = result;
-  g.termination = result == Result::Draw ? Termination::Repetition
-                                                 : Termination::Checkmate;
+  g.termination = result == Result::Draw ? Termination::Repetition : Termination::Checkmate;
   g.reason = result == Result::Draw ? "Draw by 3-fold repetition" : "White mates";
   g.start_time = "2026-11-21T10:00:00Z";
   g.duration_ms = 1000 + index;

@@ -8,10 +8,10 @@
 #include "test_database.h"
 
 using namespace knightly;
-using knightly::db::GameFilter;
-using knightly::db::Store;
 using knightly::Result;
 using knightly::Termination;
+using knightly::db::GameFilter;
+using knightly::db::Store;
 
 namespace {
 
@@ -22,8 +22,8 @@ struct Db {
   std::int64_t a = 0, b = 0, c = 0, a2 = 0;
 };
 
-GameRecord game(int index, const std::string& white, const std::string& black,
-                        Result result, Termination termination, const std::string& reason) {
+GameRecord game(int index, const std::string& white, const std::string& black, Result result,
+                Termination termination, const std::string& reason) {
   GameRecord g = test::synthetic_game(index, 8, white, black, result);
   g.termination = termination;
   g.reason = reason;

@@ -57,11 +57,10 @@ Tune make(db::Store& store, int iterations, int delay) {
 }
 
 // Plays a claimed pair: game 0 with kn+ White, game 1 with kn- White, each ending `results`.
-void play(db::Store& store, const Tune& t, const db::Claim& c, Result first,
-          Result second) {
+void play(db::Store& store, const Tune& t, const db::Claim& c, Result first, Result second) {
   for (int g = 0; g < 2; ++g) {
     GameRecord record = synthetic_game(c.schedule_index + g, 10, g == 0 ? "kn+" : "kn-",
-                                               g == 0 ? "kn-" : "kn+", g == 0 ? first : second);
+                                       g == 0 ? "kn-" : "kn+", g == 0 ? first : second);
     const bool plus_white = g == 0;
     REQUIRE(store.games().store_game(c, record, plus_white ? t.plus : t.minus,
                                      plus_white ? t.minus : t.plus) == db::StoreOutcome::Stored);

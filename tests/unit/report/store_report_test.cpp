@@ -16,8 +16,8 @@ namespace {
 
 // A game whose plies carry depth = ply + 1, nodes = 100 * (ply + 1), time 10 ms (0 for the
 // first engine move of White), clock 1000 - ply; the first `book` plies are book moves.
-GameRecord game(int index, const std::string& white, const std::string& black, int plies,
-                        int book, const std::string& start_fen = "") {
+GameRecord game(int index, const std::string& white, const std::string& black, int plies, int book,
+                const std::string& start_fen = "") {
   GameRecord g;
   g.id = {index / 2, index / 2, index % 2, index};
   g.white = white;
@@ -188,7 +188,8 @@ STORE_TEST("report: game_page: newest first, keyed by id, filtered") {
   CHECK(f.store.queries().game_page({}, 1, 3).empty());
   GameFilter wins;
   wins.result = "1-0";
-  for (const auto& g : f.store.queries().game_page(wins, 0, 10)) CHECK(g.result == Result::WhiteWins);
+  for (const auto& g : f.store.queries().game_page(wins, 0, 10))
+    CHECK(g.result == Result::WhiteWins);
   CHECK(f.store.queries().game_page(wins, 0, 10).size() == 3);  // indexes 0, 3, 6
 }
 

@@ -1,0 +1,24 @@
+#pragma once
+// One PGN game read by the chess core's reader as the record `knightly import` stores: its
+// ending from the reason cutechess and fastchess write in the last comment, else the
+// Termination tag, else the final position; its start time, duration and players; and the keys
+// that recognise a game already in the database (pgn_import.h).
+#include <string>
+
+#include "db/records/game_record.h"
+#include "engine/chess/pgn.h"
+#include "runner/import/pgn_import.h"
+
+namespace knightly::runner::pgn_import {
+
+// The record of a finished game (`result` not None).
+GameRecord record_of(const chess::PgnGame& g, Result result);
+// What identifies an imported game (its content hash input): tags, start time, moves.
+std::string dedup_key(const chess::PgnGame& g, const GameRecord& record);
+// What identifies one game wherever it came from: hashed the same way for a game Knightly
+// stored and for a game read back from its export (start time to the second).
+std::string game_fingerprint(GameRecord record);
+// The game's line in the input for messages: "file:line: game N (White vs Black)".
+std::string where(const ImportOptions& opt, const chess::PgnGame& g, int number);
+
+}  // namespace knightly::runner::pgn_import
