@@ -178,8 +178,10 @@ ClaimLoop::Kept ClaimLoop::store(const db::Claim& claim, int index, const GameRe
   db::StoreOutcome outcome;
   try {
     const auto white = out_.versions.id(sg.white), black = out_.versions.id(sg.black);
+    out_.decider.will_store(sg);
     outcome = out_.store.games().store_game(claim, record, white, black);
   } catch (const db::StoreException& e) {
+    out_.decider.not_stored(sg);
     // The store fails: the lease runs out on its own, nothing to give back.
     out_.events.fail(Failure::Store, game_label(sg, in_.config) + " of '" +
                                          in_.config.tournament.name +
@@ -188,6 +190,7 @@ ClaimLoop::Kept ClaimLoop::store(const db::Claim& claim, int index, const GameRe
   }
   unhold(index);
   if (outcome != db::StoreOutcome::Superseded) return Kept::Stored;
+  out_.decider.not_stored(sg);
   std::lock_guard lock(out_.events.mutex());
   ++played_.superseded;
   out_.events.observer().on_warning(game_label(sg, in_.config) +
@@ -199,9 +202,10 @@ ClaimLoop::Kept ClaimLoop::store(const db::Claim& claim, int index, const GameRe
 
 void ClaimLoop::stored(const GameRecord& record, int index) {
   const ScheduledGame& sg = in_.schedule.at(std::size_t(index));
-  out_.decider.stored(sg, record);
+  out_.decider.stored(sg, record, [&] { report_stored(sg, record, index); });
+}
 
-  std::lock_guard lock(out_.events.mutex());
+void ClaimLoop::report_stored(const ScheduledGame& sg, const GameRecord& record, int index) {
   ++played_.games;
   const SharedTally* tally = out_.decider.tally();
   RunObserver& observer = out_.events.observer();

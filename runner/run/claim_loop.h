@@ -83,6 +83,9 @@ class ClaimLoop {
   enum class Kept { Stored, Superseded, Failed };
   Kept store(const db::Claim& claim, int index, const GameRecord& record);
   void stored(const GameRecord& record, int index);
+  // The stored game to the summary, the observer, the log and the output files (the run's lock
+  // held, the counts including it).
+  void report_stored(const ScheduledGame& sg, const GameRecord& record, int index);
 
   std::optional<GameRecord> play_one(PlayerPool& players, int index, const db::Claim& claim);
   std::optional<Game> make_game(const ScheduledGame& sg);

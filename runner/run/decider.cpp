@@ -22,17 +22,33 @@ void Decider::start(db::Store& store, std::int64_t id) {
   }
 }
 
-void Decider::stored(const ScheduledGame& sg, const GameRecord& record) {
-  // The decision first: it reads the counts every worker's games make.
+void Decider::will_store(const ScheduledGame& sg) {
+  if (!tally_) return;
+  std::lock_guard lock(events_.mutex());
+  tally_->will_add_own(sg.id.round, sg.id.pair, sg.id.game_in_pair);
+}
+
+void Decider::not_stored(const ScheduledGame& sg) {
+  if (!tally_) return;
+  std::lock_guard lock(events_.mutex());
+  tally_->drop_own(sg.id.round, sg.id.pair, sg.id.game_in_pair);
+}
+
+void Decider::stored(const ScheduledGame& sg, const GameRecord& record,
+                     const std::function<void()>& report) {
+  // The decision reads the counts every worker's games make.
   std::optional<std::string> decision;
-  if (tally_) {
+  {
     std::lock_guard lock(events_.mutex());
-    tally_->add_own(sg.id.round, sg.id.pair,
-                    db::PairGame{sg.id.game_in_pair, record.white, record.black, record.result});
-    tally_->refresh(*store_);
-    if (sprt_)
-      decision = paired_ ? sprt_decision(*sprt_, tally_->tally().pairs(), tally_->games())
-                         : sprt_decision(*sprt_, tally_->tally().games());
+    if (tally_) {
+      tally_->add_own(sg.id.round, sg.id.pair,
+                      db::PairGame{sg.id.game_in_pair, record.white, record.black, record.result});
+      tally_->refresh(*store_);
+      if (sprt_)
+        decision = paired_ ? sprt_decision(*sprt_, tally_->tally().pairs(), tally_->games())
+                           : sprt_decision(*sprt_, tally_->tally().games());
+    }
+    report();
   }
   if (decision) finish(*decision);
   if (!stop_.stopping()) decide();

@@ -4,6 +4,7 @@
 // a claim finds no pair left (every game played) or the tournament not running. The first
 // worker to see a decision marks the tournament finished for all; each stops the run.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -24,8 +25,15 @@ class Decider {
   // Tournament `id` is found: two-engine runs count every worker's games from now on.
   void start(db::Store& store, std::int64_t id);
 
-  // A game this process stored: counted (two-engine runs), then the decision.
-  void stored(const ScheduledGame& sg, const GameRecord& record);
+  // A game this process is about to store, or did not store after all (two-engine runs: other
+  // threads' refreshes leave it for its own thread to count; shared_tally.h).
+  void will_store(const ScheduledGame& sg);
+  void not_stored(const ScheduledGame& sg);
+  // A game this process stored: counted (two-engine runs) and `report` called, both under the
+  // run's lock, so what it reports counts this game and no later one of this process; then the
+  // decision.
+  void stored(const ScheduledGame& sg, const GameRecord& record,
+              const std::function<void()>& report);
   // The tournament's state as the store has it: finished by another worker, or stopped.
   void decide();
   // Every pair is claimed and stored: the run is complete.

@@ -18,14 +18,25 @@ void SharedTally::add(int round, int pair, const db::PairGame& game) {
   if (seen_.insert(key(round, pair, game.game_in_pair)).second) tally_.add(round, pair, game);
 }
 
+void SharedTally::will_add_own(int round, int pair, int game_in_pair) {
+  own_.insert(key(round, pair, game_in_pair));
+}
+
+void SharedTally::drop_own(int round, int pair, int game_in_pair) {
+  own_.erase(key(round, pair, game_in_pair));
+}
+
 void SharedTally::add_own(int round, int pair, const db::PairGame& game) {
+  own_.erase(key(round, pair, game.game_in_pair));
   add(round, pair, game);
 }
 
 void SharedTally::refresh(const db::Store& store) {
   db::GameFilter filter;
   filter.tournament_ids = {tournament_id_};
-  std::int64_t stored = store.queries().count_games(filter);
+  // The stored count may hold some of this process's games still to be added by their threads.
+  const std::int64_t stored = store.queries().count_games(filter);
+  const auto complete = [&] { return games() + std::int64_t(own_.size()) >= stored; };
   if (stored == games()) return;
   constexpr int kPage = 64;
   std::int64_t before = 0;
@@ -33,15 +44,16 @@ void SharedTally::refresh(const db::Store& store) {
     const auto page = store.queries().game_page(filter, before, kPage);
     int fresh = 0;
     for (const auto& g : page) {
-      if (seen_.count(key(g.game_id.round, g.game_id.pair, g.game_id.game_in_pair))) continue;
+      const auto k = key(g.game_id.round, g.game_id.pair, g.game_id.game_in_pair);
+      if (seen_.count(k) || own_.count(k)) continue;
       ++fresh;
       add(g.game_id.round, g.game_id.pair,
           db::PairGame{g.game_id.game_in_pair, g.white, g.black, g.result});
     }
-    if (int(page.size()) < kPage || fresh == 0 || games() >= stored) break;
+    if (int(page.size()) < kPage || fresh == 0 || complete()) break;
     before = page.back().id;
   }
-  if (games() != stored) recount(store);
+  if (!complete()) recount(store);
 }
 
 void SharedTally::recount(const db::Store& store) {
@@ -51,6 +63,7 @@ void SharedTally::recount(const db::Store& store) {
   db::GameFilter filter;
   filter.tournament_ids = {tournament_id_};
   store.queries().for_each_result(filter, [&](const db::StoredResult& r) {
+    if (own_.count(key(r.round, r.pair, r.game_in_pair))) return;
     add(r.round, r.pair, db::PairGame{r.game_in_pair, r.white, r.black, r.result});
   });
 }

@@ -18,6 +18,12 @@ class SharedTally {
  public:
   SharedTally(std::string first, std::int64_t tournament_id);
 
+  // A game this process is about to store: not counted from the database until add_own (or
+  // forgotten by drop_own when it is not stored), so that each of this process's games raises
+  // the counts by one when its own thread reports it, never earlier through another thread's
+  // refresh (fishtest reads the results blocks as one game more each).
+  void will_add_own(int round, int pair, int game_in_pair);
+  void drop_own(int round, int pair, int game_in_pair);
   // A game this process stored: counted without reading it back.
   void add_own(int round, int pair, const db::PairGame& game);
   // Brings the counts up to date with the database.
@@ -35,6 +41,7 @@ class SharedTally {
   std::int64_t tournament_id_;
   TwoEngineTally tally_;
   std::unordered_set<std::int64_t> seen_;  // games counted, by identity (round, pair, game)
+  std::unordered_set<std::int64_t> own_;   // this process's games being stored, not yet counted
   std::int64_t recounts_ = 0;
 };
 
