@@ -394,6 +394,44 @@ TEST_CASE("knightly stop --all ends every worker after its game, and the tests s
   CHECK(later.exit_code() == 130);
 }
 
+TEST_CASE("knightly stop NAME takes one test out of the queue: its worker goes on to the next",
+          "[queue]") {
+  Lab lab;
+  REQUIRE(lab.knightly({"submit", lab.toml("long", "dev", 400), "--db", lab.db.target, "--cache",
+                        lab.cache, "--priority", "2"})
+              .exit_code == 0);
+  REQUIRE(lab.knightly({"submit", lab.toml("next", "weak", 4), "--db", lab.db.target, "--cache",
+                        lab.cache, "--priority", "1"})
+              .exit_code == 0);
+  const std::string long_games =
+      "SELECT count(*) FROM games g JOIN tournaments t ON t.id = g.tournament_id "
+      "WHERE t.name = 'long'";
+  auto w = lab.work({"--until-empty"});
+  REQUIRE(w.wait_while_running([&] { return lab.db.count(long_games) >= 2; }, 300));
+  auto stop = lab.knightly({"stop", "long", "--db", lab.db.target});
+  INFO(stop.out << stop.err);
+  CHECK(stop.exit_code == 0);
+  CHECK(stop.out.find("Stop requested for 'long'") != std::string::npos);
+  // The worker finishes its game, leaves the stopped test and plays the next one to the end.
+  w.wait(600);
+  INFO(log_of(w));
+  CHECK(w.exit_code() == 0);
+  CHECK(w.out().find("Test 'next'") != std::string::npos);
+  const long long played = lab.db.count(long_games);
+  CHECK(played < 400);
+  auto t = lab.tests();
+  CHECK(t["long"]["state"].text == "stopped");
+  CHECK(t["next"]["state"].text == "complete");
+  CHECK(t["next"]["games"].number == 4);
+  // Out of the queue: a new worker finds nothing open and plays no game of it.
+  auto later = lab.work({"--until-empty"});
+  later.wait(300);
+  INFO(log_of(later));
+  CHECK(later.exit_code() == 0);
+  CHECK(lab.db.count(long_games) == played);
+  CHECK(lab.tests()["long"]["state"].text == "stopped");
+}
+
 TEST_CASE("submit refuses a ref that names nothing, at once", "[queue][source]") {
   Lab lab;
   auto r = lab.submit_sprt("typo", "no-such-branch");
