@@ -14,10 +14,6 @@ namespace {
 
 constexpr int kMoveColumns = 18;  // values bound per row of moves
 
-StoreError make_error(ErrorKind kind, const std::string& path, const std::string& what) {
-  return StoreError{kind, path, "database " + path + ": " + what, 0, "", false};
-}
-
 std::string opening_moves_text(const GameRecord& g) {
   std::string out;
   for (const auto& m : g.moves) {
@@ -39,7 +35,7 @@ std::string moves_text(const GameRecord& g) {
 
 void check_game(const Database& db, const GameRecord& g) {
   if (g.result == Result::None)
-    throw StoreException(make_error(ErrorKind::Invalid, db.path(),
+    throw StoreException(plain_error(ErrorKind::Invalid, db.path(),
                                     "a game without a result (*) is not stored; it is replayed"));
 }
 

@@ -13,14 +13,6 @@ int latest_schema_version() {
   return all.empty() ? 0 : all.back().version;
 }
 
-namespace {
-
-StoreError make_error(ErrorKind kind, const std::string& path, const std::string& what) {
-  return StoreError{kind, path, "database " + path + ": " + what, 0, "", false};
-}
-
-}  // namespace
-
 std::expected<int, StoreError> check_schema(const SchemaIdentity& id, const std::string& path,
                                             Dialect dialect, bool read_only) {
   const bool sqlite = dialect == Dialect::Sqlite;
@@ -28,7 +20,7 @@ std::expected<int, StoreError> check_schema(const SchemaIdentity& id, const std:
   if (fresh) {
     if (read_only)
       return std::unexpected(
-          make_error(ErrorKind::NotKnightly, path,
+          plain_error(ErrorKind::NotKnightly, path,
                      sqlite ? "not a knightly database (empty SQLite file)"
                             : "not a knightly database (an empty PostgreSQL database: run knightly "
                               "run or import on it first)"));
@@ -36,18 +28,18 @@ std::expected<int, StoreError> check_schema(const SchemaIdentity& id, const std:
   }
   if (id.application_id != kApplicationId)
     return std::unexpected(
-        make_error(ErrorKind::NotKnightly, path,
+        plain_error(ErrorKind::NotKnightly, path,
                    sqlite ? "not a knightly database (an SQLite file of another program)"
                           : "not a knightly database (a PostgreSQL schema with tables of another "
                             "program; give knightly a database or schema of its own)"));
   if (id.version > latest_schema_version())
     return std::unexpected(
-        make_error(ErrorKind::TooNew, path,
+        plain_error(ErrorKind::TooNew, path,
                    "schema version " + std::to_string(id.version) +
                        " was written by a newer knightly (this one knows up to version " +
                        std::to_string(latest_schema_version()) + ")"));
   if (read_only && id.version < latest_schema_version())
-    return std::unexpected(make_error(
+    return std::unexpected(plain_error(
         ErrorKind::Invalid, path,
         "schema version " + std::to_string(id.version) + " is older than " +
             std::to_string(latest_schema_version()) +

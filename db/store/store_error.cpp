@@ -34,6 +34,10 @@ const char* error_kind_name(ErrorKind kind) {
   return "error";
 }
 
+StoreError plain_error(ErrorKind kind, const std::string& path, const std::string& what) {
+  return StoreError{kind, path, "database " + path + ": " + what, 0, "", false};
+}
+
 StoreError describe_error(ErrorKind kind, const std::string& path, const std::string& what,
                           const std::string& detail) {
   StoreError e;

@@ -47,6 +47,9 @@ class StoreException : public std::runtime_error {
   StoreError error_;
 };
 
+// A failure of `kind` said plainly: "database PATH: WHAT".
+StoreError plain_error(ErrorKind kind, const std::string& path, const std::string& what);
+
 // The message for a failure of `kind` while doing `what` ("storing game (round 1, pair 0,
 // game 1) of tournament 3"), with the backend's detail in parentheses.
 StoreError describe_error(ErrorKind kind, const std::string& path, const std::string& what,

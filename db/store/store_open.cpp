@@ -21,10 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-StoreError make_error(ErrorKind kind, const std::string& path, const std::string& what) {
-  return StoreError{kind, path, "database " + path + ": " + what, 0, "", false};
-}
-
 // Writable in the sense the user meant: the OS allows it and some write bit is set. Root
 // passes access() for any file, but a file or directory chmod'ed read-only was made so on
 // purpose, so it is refused for root too.
@@ -46,19 +42,19 @@ std::optional<StoreError> check_file(const std::string& path, OpenMode mode) {
   const auto status = fs::status(path, ec);
   const bool exists = fs::exists(status);
   if (exists && fs::is_directory(status))
-    return make_error(ErrorKind::NotKnightly, path, "is a directory, not a knightly database");
+    return plain_error(ErrorKind::NotKnightly, path, "is a directory, not a knightly database");
   if (mode == OpenMode::ReadOnly) {
-    if (!exists) return make_error(ErrorKind::NotFound, path, "no such file");
+    if (!exists) return plain_error(ErrorKind::NotFound, path, "no such file");
     return std::nullopt;
   }
   const std::string dir = parent_dir(path);
   if (!fs::is_directory(dir, ec))
-    return make_error(ErrorKind::NotFound, path, "directory " + dir + " does not exist");
+    return plain_error(ErrorKind::NotFound, path, "directory " + dir + " does not exist");
   if (exists && !writable(path))
-    return make_error(ErrorKind::ReadOnly, path, "file is read-only, cannot write to it");
+    return plain_error(ErrorKind::ReadOnly, path, "file is read-only, cannot write to it");
   // SQLite creates the -wal and -shm files (and the database itself) next to it.
   if (!writable(dir))
-    return make_error(ErrorKind::ReadOnly, path,
+    return plain_error(ErrorKind::ReadOnly, path,
                       "directory " + dir + " is read-only, cannot create or write the database");
   return std::nullopt;
 }
@@ -100,7 +96,7 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite(const std::s
     Database& db = impl->core.db;
     if (options.mode == OpenMode::ReadWrite && db.read_only())
       return std::unexpected(
-          make_error(ErrorKind::ReadOnly, path, "opened read-only by SQLite, cannot write to it"));
+          plain_error(ErrorKind::ReadOnly, path, "opened read-only by SQLite, cannot write to it"));
     // Only reads until the file is known to be ours (or empty): a foreign file stays untouched.
     const auto version = check_schema(db.connection().read_schema_identity(), path, Dialect::Sqlite,
                                       options.mode == OpenMode::ReadOnly);
@@ -170,7 +166,7 @@ std::expected<Store, StoreError> Store::open(const std::string& given,
   // env:NAME and file:PATH keep the location (and a password in it) off the command line.
   const auto target = resolve_location(given);
   if (!target)
-    return std::unexpected(make_error(ErrorKind::NotFound, location_text(given), target.error()));
+    return std::unexpected(plain_error(ErrorKind::NotFound, location_text(given), target.error()));
   auto impl =
       is_postgres_url(*target) ? open_postgres(*target, options) : open_sqlite(*target, options);
   if (!impl) return std::unexpected(impl.error());

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "engine/base/ascii.h"
+
 namespace knightly::chess {
 
 const std::vector<std::string>* Epd::find(const std::string& opcode) const {
@@ -11,9 +13,7 @@ const std::vector<std::string>* Epd::find(const std::string& opcode) const {
 
 namespace {
 
-bool is_space(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
+using base::is_space;
 
 bool all_digits(std::string_view s) {
   if (s.empty()) return false;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "engine/base/ascii.h"
 #include "engine/chess/notation.h"
 
 namespace knightly::chess {
@@ -12,9 +13,7 @@ namespace {
 
 constexpr std::size_t MaxLineLength = 79;  // export lines have fewer than 80 characters
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
+using base::is_space;
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }

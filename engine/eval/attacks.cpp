@@ -33,7 +33,7 @@ constexpr auto make_table(const int (*deltas)[2]) {
   return t;
 }
 
-constexpr auto KnightTable = make_table(KnightDeltas);
+constexpr auto KnightAttackTable = make_table(KnightDeltas);
 constexpr auto KingTable = make_table(KingDeltas);
 
 Bitboard ray(Square s, int df, int dr, Bitboard occupied) {
@@ -57,7 +57,7 @@ Bitboard pawn_attacks(chess::Color c, Bitboard pawns) {
 }
 
 Bitboard knight_attacks(Square s) {
-  return KnightTable[s];
+  return KnightAttackTable[s];
 }
 Bitboard king_attacks(Square s) {
   return KingTable[s];

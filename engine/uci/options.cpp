@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/base/ascii.h"
 #include "engine/base/int_text.h"
 #include "engine/eval/evaluator.h"
 
@@ -13,11 +14,7 @@ using search::SearchConfig;
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
+using base::lower;
 
 const char* const AlgorithmNames[] = {"random",  "greedy",    "minimax",
                                       "negamax", "alphabeta", "mcts"};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/base/ascii.h"
 #include "engine/chess/notation.h"
 #include "engine/chess/perft.h"
 #include "engine/uci/book_file.h"
@@ -13,11 +14,7 @@ namespace knightly::engine {
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
+using base::lower;
 
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';

@@ -15,15 +15,6 @@
 #include "runner/run/run_options.h"
 
 namespace knightly::runner {
-namespace {
-
-int fail(const std::string& message) {
-  std::cerr << "knightly: " << message << "\n";
-  return ExitError;
-}
-
-}  // namespace
-
 int cmd_export(Args& args) {
   std::string db = "knightly.db";
   db::GameFilter filter;

@@ -25,11 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int fail(const std::string& message) {
-  std::cerr << "knightly: submit: " << message << "\n";
-  return ExitError;
-}
-
 std::string default_submitter() {
   for (const char* v : {"KNIGHTLY_SUBMITTER", "USER", "LOGNAME"})
     if (const char* s = std::getenv(v); s && *s) return s;
@@ -106,7 +101,7 @@ struct Submission {
 int submit(const Submission& s) {
   const Config& config = s.config;
   // Its schedule is recorded below: refused at once, naming the key, when it is too large.
-  if (auto too_big = check_schedule_limits(config)) return fail(too_big->to_string());
+  if (auto too_big = check_schedule_limits(config)) return fail(too_big->to_string(), "submit");
   // Every source's ref resolved now, from here: a typo is refused at once, and a branch that
   // moves on later does not change what the test plays.
   std::vector<db::SourceCommitRecord> sources;
@@ -120,7 +115,7 @@ int submit(const Submission& s) {
                       e.source->ref.find_first_not_of("0123456789abcdef") == std::string::npos;
       // Unreachable from here but named exactly: the first worker looks it up.
       if (c.error().kind == SourceError::Kind::Local && full_sha) continue;
-      return fail("engine '" + e.name + "': " + c.error().message);
+      return fail("engine '" + e.name + "': " + c.error().message, "submit");
     }
     db::SourceCommitRecord r;
     r.engine = int(i);
@@ -134,7 +129,7 @@ int submit(const Submission& s) {
   }
   db::StoreOptions so;
   auto store = db::Store::open(config.output.database, so);
-  if (!store) return fail(store.error().message);
+  if (!store) return fail(store.error().message, "submit");
   // As a run chooses it (Run::prepare): the config's, else a random one, stored.
   const std::uint64_t seed = config.tournament.seed.value_or(
       std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32));
@@ -168,8 +163,8 @@ int submit(const Submission& s) {
   } catch (const db::StoreException& e) {
     if (e.kind() == db::ErrorKind::Conflict)
       return fail("a test or tournament named '" + config.tournament.name + "' is in " +
-                  store->path() + " already (give the test another name)");
-    return fail(e.what());
+                  store->path() + " already (give the test another name)", "submit");
+    return fail(e.what(), "submit");
   }
   return ExitOk;
 }
@@ -227,10 +222,10 @@ int submit_sprt(const SprtCommand& command, const std::vector<std::string>& word
   // What the workers will parse: the definition's own config (absolute paths and all), so the
   // tournament's text and name are theirs.
   auto again = split_words(s.definition);
-  if (!again) return fail(again.error());
+  if (!again) return fail(again.error(), "submit");
   Args args(std::move(*again));
   auto reparsed = parse_sprt_command(args);
-  if (!reparsed) return fail(reparsed.error());
+  if (!reparsed) return fail(reparsed.error(), "submit");
   s.config = reparsed->config;
   s.config.output.database = command.config.output.database;
   return submit(s);
@@ -240,7 +235,7 @@ int cmd_submit(Args& args) {
   if (args.empty())
     return fail(
         "what? knightly submit CONFIG.toml [--db URL] [--priority N], or knightly submit "
-        "--new SPEC --base SPEC ... (knightly sprt's options)");
+        "--new SPEC --base SPEC ... (knightly sprt's options)", "submit");
   if (!args.peek().starts_with("-")) {
     // A TOML config.
     const std::string path = args.take();
@@ -250,12 +245,12 @@ int cmd_submit(Args& args) {
     while (!args.empty()) {
       const std::string a = args.take();
       auto v = args.value(a);
-      if (!v) return fail(v.error());
+      if (!v) return fail(v.error(), "submit");
       if (a == "--db") {
         db = *v;
       } else if (a == "--priority") {
         auto n = parse_int(a, *v, -1000000, 1000000);
-        if (!n) return fail(n.error());
+        if (!n) return fail(n.error(), "submit");
         s.priority = int(*n);
       } else if (a == "--submitter") {
         s.submitter = *v;
@@ -263,11 +258,11 @@ int cmd_submit(Args& args) {
         s.cache = *v;
       } else {
         return fail("unknown option '" + a +
-                    "' (a config takes --db, --priority, --submitter, --cache)");
+                    "' (a config takes --db, --priority, --submitter, --cache)", "submit");
       }
     }
     auto config = load_config_file(path);
-    if (!config) return fail(config.error().to_string());
+    if (!config) return fail(config.error().to_string(), "submit");
     s.config = std::move(*config);
     if (!db.empty()) s.config.output.database = db;
     s.kind = s.config.sprt.enabled ? db::TournamentKind::Sprt : db::TournamentKind::Run;

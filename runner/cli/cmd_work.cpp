@@ -50,11 +50,6 @@ namespace {
 
 using WorkClock = std::chrono::steady_clock;
 
-int fail(const std::string& message) {
-  std::cerr << "knightly: work: " << message << "\n";
-  return ExitError;
-}
-
 struct WorkOptions {
   std::string db = "knightly.db";
   int concurrency = 1;
@@ -228,10 +223,10 @@ int signal_exit(const StopToken& stop) {
 
 int cmd_work(Args& args) {
   auto options = parse_work_options(args);
-  if (!options) return fail(options.error());
+  if (!options) return fail(options.error(), "work");
   db::StoreOptions so;
   auto opened = db::Store::open(options->db, so);
-  if (!opened) return fail(opened.error().message);
+  if (!opened) return fail(opened.error().message, "work");
   db::Store& store = *opened;
   StopToken stop;
   install_interrupt_handlers(stop);
@@ -243,7 +238,7 @@ int cmd_work(Args& args) {
   try {
     epoch = store.test_queue().stop_epoch();
   } catch (const db::StoreException& e) {
-    return fail(e.what());
+    return fail(e.what(), "work");
   }
   std::cout << "Worker for the tests in " << store.path() << " (concurrency "
             << options->concurrency << ")" << std::endl;
@@ -268,7 +263,7 @@ int cmd_work(Args& args) {
         if (test->wants_workers()) break;
       }
     } catch (const db::StoreException& e) {
-      return fail(e.what());
+      return fail(e.what(), "work");
     }
     if (!test) {
       if (options->until_empty) {
@@ -290,7 +285,7 @@ int cmd_work(Args& args) {
         store.work().finish_tournament(test->tournament.id, db::TournamentStatus::Finished,
                                        "failed: " + why);
       } catch (const db::StoreException& e) {
-        return fail(e.what());
+        return fail(e.what(), "work");
       }
       continue;
     }

@@ -15,6 +15,13 @@
 #endif
 
 namespace knightly::runner {
+
+int fail(const std::string& message, std::string_view command) {
+  std::cerr << "knightly: ";
+  if (!command.empty()) std::cerr << command << ": ";
+  std::cerr << message << "\n";
+  return ExitError;
+}
 namespace {
 
 constexpr std::array<Subcommand, 12> kSubcommands{{

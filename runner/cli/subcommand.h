@@ -34,6 +34,9 @@ struct Subcommand {
   std::string (*options)() = nullptr;
 };
 
+// Prints "knightly: [COMMAND: ]MESSAGE" on stderr and returns the usage-error exit code (2).
+int fail(const std::string& message, std::string_view command = {});
+
 // Every subcommand, in the order the usage lists them.
 std::span<const Subcommand> subcommands();
 // The entry named `name`; nullptr for none.

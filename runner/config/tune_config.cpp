@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/base/ascii.h"
 #include "runner/config/closest_name.h"
 #include "runner/config/config_validate.h"
 
@@ -18,13 +19,6 @@ ConfigError error(std::string key, std::string message) {
 
 std::string param_key(std::size_t i) {
   return "tune.param[" + std::to_string(i + 1) + "]";
-}
-
-bool same_option(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 }  // namespace
@@ -66,11 +60,11 @@ std::optional<ConfigError> expand_tune(Config& config) {
     if (p.name.empty()) return error(param_key(i) + ".name", "the option's name is empty");
     if (auto problem = tune::check_param(p); !problem.empty()) return error(param_key(i), problem);
     for (std::size_t j = 0; j < i; ++j)
-      if (same_option(tune.params[j].name, p.name))
+      if (base::same_ignoring_case(tune.params[j].name, p.name))
         return error(param_key(i) + ".name",
                      "'" + p.name + "' is tuned twice (also " + param_key(j) + ")");
     for (const auto& [name, value] : engine.options)
-      if (same_option(name, p.name))
+      if (base::same_ignoring_case(name, p.name))
         return error(param_key(i) + ".name", "'" + p.name + "' is tuned: take it out of engine '" +
                                                  engine.name + "''s options");
     // A builtin engine's option table says now whether every value the tune may give is one.

@@ -1,21 +1,8 @@
 #include "runner/config/variant.h"
 
-#include <algorithm>
-#include <cctype>
+#include "engine/base/ascii.h"
 
 namespace knightly::runner {
-
-namespace {
-
-// UCI option names compare without regard to case.
-bool same_option(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-}  // namespace
 
 bool is_chess960(const TournamentConfig& t) {
   return t.variant == Variant::Fischerandom;
@@ -27,7 +14,7 @@ void add_variant_options(Config& config) {
     if (e.builtin || e.protocol != Protocol::Uci) continue;
     bool given = false;
     for (const auto& [name, value] : e.options)
-      if (same_option(name, "UCI_Chess960")) given = true;
+      if (base::same_ignoring_case(name, "UCI_Chess960")) given = true;
     if (!given) e.options.emplace_back("UCI_Chess960", "true");
   }
 }

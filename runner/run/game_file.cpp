@@ -11,29 +11,9 @@
 #include <filesystem>
 
 namespace knightly::runner {
-namespace {
 
-// Writes all of `text`, retrying short writes and EINTR; errno is kept on failure.
-bool write_all(int fd, std::string_view text) {
-  while (!text.empty()) {
-    ssize_t n = ::write(fd, text.data(), text.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    if (n == 0) {
-      errno = EIO;
-      return false;
-    }
-    text.remove_prefix(std::size_t(n));
-  }
-  return true;
-}
-
-std::string directory_of(const std::string& path) {
-  auto parent = std::filesystem::path(path).parent_path();
-  return parent.empty() ? std::string(".") : parent.string();
-}
+// A file descriptor closed when it goes (named, not anonymous: GameFile::Locked holds one).
+namespace game_file_io {
 
 class Fd {
  public:
@@ -68,6 +48,34 @@ class Fd {
  private:
   int fd_;
 };
+
+}  // namespace game_file_io
+
+using game_file_io::Fd;
+
+namespace {
+
+// Writes all of `text`, retrying short writes and EINTR; errno is kept on failure.
+bool write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if (n == 0) {
+      errno = EIO;
+      return false;
+    }
+    text.remove_prefix(std::size_t(n));
+  }
+  return true;
+}
+
+std::string directory_of(const std::string& path) {
+  auto parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
 
 std::atomic<unsigned> temp_counter{0};
 
