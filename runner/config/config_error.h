@@ -2,6 +2,7 @@
 // An error in a configuration: what is wrong and where, as `file:line:column: key: message`.
 // From command-line flags there is no file; `key` is then the flag ("-games").
 #include <string>
+#include <utility>
 
 namespace knightly::runner {
 
@@ -21,5 +22,13 @@ struct ConfigError {
     return out + message;
   }
 };
+
+// An error about a key with no place in a file (checks after parsing: engine[2].name, tune).
+inline ConfigError key_error(std::string key, std::string message) {
+  ConfigError e;
+  e.key = std::move(key);
+  e.message = std::move(message);
+  return e;
+}
 
 }  // namespace knightly::runner
