@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <future>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -33,6 +34,8 @@ constexpr std::size_t kMaxGameBytes = 64 << 20;
 constexpr std::size_t kReadBlock = 1 << 20;
 // Files from this size on get progress lines (each tenth of the file).
 constexpr std::uint64_t kProgressBytes = 16 << 20;
+// Batches from this size on are parsed on a thread of their own, beside the commit before.
+constexpr std::size_t kThreadedBatchBytes = 256 << 10;
 
 struct Candidate {
   db::ImportItem item;
@@ -157,8 +160,6 @@ class GameSplitter {
   int depth_ = 0;       // open variations
 };
 
-}  // namespace
-
 // Games are parsed, checked and committed a batch at a time (each batch one transaction of
 // the store), with what must outlive a batch kept small: the engines' ids by name, and the
 // fingerprints of played tournaments the input's Events name.
@@ -188,45 +189,96 @@ class PgnImporter {
     return {};
   }
 
-  // Whole games of the input, the first starting on line `first_line`: parsed, checked, and
-  // the new ones committed in one transaction.
+  // Whole games of the input, the first starting on line `first_line`: parsed and checked on
+  // a thread of their own while the batch before is committed (parsing and writing take about
+  // as long each), then committed in one transaction. One batch is parsed at a time, in order;
+  // the text is copied, so the caller may reuse its buffer. The games of every batch given
+  // are committed by finish() (or drain()), in order.
   void add(std::string_view text, int first_line) {
-    const int lines_before = first_line - 1;
+    std::optional<Parsed> ready;
+    if (pending_.valid()) ready = pending_.get();
+    // A small batch (the tests' and fuzzers' few bytes) is parsed here when it is collected:
+    // a thread would cost more than it saves.
+    const auto policy = text.size() >= kThreadedBatchBytes ? std::launch::async
+                                                            : std::launch::deferred;
+    pending_ = std::async(policy, [this, owned = std::string(text), first_line] {
+      return parse(owned, first_line);
+    });
+    if (ready) commit(std::move(*ready));
+  }
+
+  // Commits the batch still being parsed, if any.
+  void drain() {
+    if (pending_.valid()) commit(pending_.get());
+  }
+
+  int games() const { return committed_games_; }
+
+  ImportReport finish() {
+    drain();
+    if (tournament_)
+      store_.catalog().set_tournament_status(tournament_->id, db::TournamentStatus::Finished);
+    return std::move(report_);
+  }
+
+ private:
+  // A batch parsed: the games to commit, and what was said about the others, in order.
+  struct Parsed {
     std::vector<Candidate> candidates;
+    std::vector<std::string> messages;
+    int games = 0, refused = 0, unfinished = 0;
+  };
+
+  // Reads one batch; touches nothing but number_ (only ever one parse at a time).
+  Parsed parse(std::string_view text, int first_line) {
+    const int lines_before = first_line - 1;
+    Parsed out;
     chess::PgnReader reader(text);
     while (auto next = reader.next()) {
       ++number_;
+      ++out.games;
       if (!*next) {
         const chess::PgnError& e = next->error();
-        report_.messages.push_back(printable(
+        out.messages.push_back(printable(
             opt_.file + ":" + std::to_string(e.line + lines_before) + ": game " +
             std::to_string(number_) + (e.move.empty() ? "" : ", move \"" + e.move + "\"") + ": " +
             e.message + " (skipped)"));
-        ++report_.refused;
+        ++out.refused;
         continue;
       }
       chess::PgnGame& g = **next;
       g.line += lines_before;
       if (!g.terminated) {
-        report_.messages.push_back(printable(
+        out.messages.push_back(printable(
             where(opt_, g, number_) + ": cut off after " + std::to_string(g.moves.size()) +
             " plies: no termination marker (1-0, 0-1, 1/2-1/2 or *) ends its moves (skipped)"));
-        ++report_.refused;
+        ++out.refused;
         continue;
       }
       const Result result = parse_result(g.result).value_or(Result::None);
       if (result == Result::None) {
-        report_.messages.push_back(
+        out.messages.push_back(
             printable(where(opt_, g, number_) + ": result '*', not a finished game (skipped)"));
-        ++report_.unfinished;
+        ++out.unfinished;
         continue;
       }
       Candidate c;
       c.item.record = record_of(g, result);
       c.item.dedup_key = dedup_key(g, c.item.record);
       c.event = g.tag("Event");
-      candidates.push_back(std::move(c));
+      out.candidates.push_back(std::move(c));
     }
+    return out;
+  }
+
+  // The new games of a parsed batch committed in one transaction (on the caller's thread,
+  // the store's owner).
+  void commit(Parsed parsed) {
+    committed_games_ += parsed.games;
+    report_.refused += parsed.refused;
+    report_.unfinished += parsed.unfinished;
+    for (auto& m : parsed.messages) report_.messages.push_back(std::move(m));
+    std::vector<Candidate>& candidates = parsed.candidates;
     drop_own_games(candidates);
     if (candidates.empty()) return;
 
@@ -259,15 +311,6 @@ class PgnImporter {
       ++(o == db::ImportOutcome::Inserted ? report_.inserted : report_.duplicates);
   }
 
-  int games() const { return number_; }
-
-  ImportReport finish() {
-    if (tournament_)
-      store_.catalog().set_tournament_status(tournament_->id, db::TournamentStatus::Finished);
-    return std::move(report_);
-  }
-
- private:
   // Drops the candidates that are games Knightly played and stored in this database (its own
   // export read back): their Event names a played tournament that holds the same game.
   void drop_own_games(std::vector<Candidate>& candidates) {
@@ -298,12 +341,13 @@ class PgnImporter {
   ImportReport report_;
   std::optional<db::Tournament> existing_;
   std::optional<db::Tournament> tournament_;
-  int number_ = 0;  // games read so far
+  int number_ = 0;           // games read so far (by parse)
+  int committed_games_ = 0;  // games of the batches committed
   std::map<std::string, std::int64_t> engine_ids_;
   std::map<std::string, std::set<std::string>> played_;  // event -> fingerprints
+  std::future<Parsed> pending_;  // the batch being parsed; the last member, waited for first
 };
 
-namespace {
 
 std::string binary_error(const ImportOptions& opt, const TextPosition& p, unsigned char byte) {
   char hex[8];
@@ -451,7 +495,10 @@ std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const
     }
     return true;
   });
-  if (!read) return std::unexpected(read.error());
+  if (!read) {
+    importer.drain();  // the batches read before the error are kept
+    return std::unexpected(read.error());
+  }
   if (failure) {
     auto report = importer.finish();
     report.messages.push_back(*failure);
