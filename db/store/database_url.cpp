@@ -178,12 +178,29 @@ bool url_end(char c) {
   return blank(c) || c == '"' || c == '\'' || c == '`';
 }
 
+// What location_text scrubs wherever it is repeated besides the text of the password spans:
+// the location's url_secrets (the forms libpq is given, reads and may quote: a raw '@' given
+// as %40, percent-decoded, key=value unquoted) long enough to be told from ordinary text.
+std::vector<std::string> secrets_of_location(std::string_view location) {
+  std::vector<std::string> out;
+  for (std::string& s : url_secrets(location))
+    if (s.size() >= 3) out.push_back(std::move(s));
+  return out;
+}
+
 // Every password in `text`: each URL's (a URL runs up to a blank or a quote; with
 // `one_word`, as in a program argument, to the end), then the key=value ones in the text
-// between URLs.
-std::vector<Span> text_password_spans(std::string_view text, bool one_word = false) {
+// between URLs. In *secrets, every form of them that location_text scrubs wherever it is
+// repeated (each URL's url_secrets, key=value values as libpq reads them), so that text naming
+// a location hides no less than location_text does.
+std::vector<Span> text_password_spans(std::string_view text, bool one_word = false,
+                                      std::vector<std::string>* secrets = nullptr) {
   // password=VALUE anywhere (its value may hold a URL, or be in one), then each URL's.
-  std::vector<Span> out = conninfo_password_spans(text);
+  std::vector<std::string> decoded;
+  std::vector<Span> out = conninfo_password_spans(text, &decoded);
+  if (secrets)
+    for (std::string& s : decoded)
+      if (s.size() >= 3) secrets->push_back(std::move(s));
   std::size_t i = 0;
   while (i < text.size()) {
     if ((text[i] == 'p' || text[i] == 'P') && scheme_length(text.substr(i))) {
@@ -193,8 +210,10 @@ std::vector<Span> text_password_spans(std::string_view text, bool one_word = fal
       while (end < text.size() &&
              (quote ? text[end] != quote && text[end] != '\n' : !url_end(text[end])))
         ++end;
-      for (const Span& s : url_password_spans(text.substr(i, end - i)))
-        out.push_back({i + s.begin, i + s.end});
+      const std::string_view url = text.substr(i, end - i);
+      for (const Span& s : url_password_spans(url)) out.push_back({i + s.begin, i + s.end});
+      if (secrets)
+        for (std::string& s : secrets_of_location(url)) secrets->push_back(std::move(s));
       i = std::max(end, i + 1);
     } else {
       ++i;
@@ -233,14 +252,15 @@ bool is_postgres_url(std::string_view target) {
 std::string location_text(std::string_view location) {
   const auto spans = password_spans(location);
   std::vector<std::string> secrets = repeated_secrets(location, spans);
-  for (std::string& s : url_secrets(location))
-    if (s.size() >= 3) secrets.push_back(std::move(s));
+  for (std::string& s : secrets_of_location(location)) secrets.push_back(std::move(s));
   return scrubbed(mask(location, spans), secrets);
 }
 
 std::string redact_urls_in_text(std::string_view text) {
-  const auto spans = text_password_spans(text);
-  return scrubbed(mask(text, spans), repeated_secrets(text, spans));
+  std::vector<std::string> secrets;
+  const auto spans = text_password_spans(text, false, &secrets);
+  for (std::string& s : repeated_secrets(text, spans)) secrets.push_back(std::move(s));
+  return scrubbed(mask(text, spans), secrets);
 }
 
 void blank_passwords(char* text) {
@@ -249,12 +269,12 @@ void blank_passwords(char* text) {
   // repeated elsewhere in it goes too.
   std::vector<std::string> secrets;
   std::vector<Span> all;
-  for (const auto& spans : {password_spans(original), text_password_spans(original, true)}) {
+  for (const auto& spans :
+       {password_spans(original), text_password_spans(original, true, &secrets)}) {
     all.insert(all.end(), spans.begin(), spans.end());
     for (std::string& s : repeated_secrets(original, spans)) secrets.push_back(std::move(s));
   }
-  for (std::string& s : url_secrets(original))
-    if (s.size() >= 3) secrets.push_back(std::move(s));
+  for (std::string& s : secrets_of_location(original)) secrets.push_back(std::move(s));
   for (const std::string& secret : secrets)
     for (std::size_t at = original.find(secret); at != std::string::npos;
          at = original.find(secret, at + 1))

@@ -25,6 +25,8 @@ std::string location_text(std::string_view location);
 
 // `text` with every password in it replaced by *** (each PostgreSQL URL's, and each
 // password=VALUE of a key=value string): config text before it is stored, libpq's messages.
+// Wherever else in the text a password is repeated, in any form location_text hides (each
+// location's url_secrets: as written, as libpq is given it, decoded), it is replaced too.
 std::string redact_urls_in_text(std::string_view text);
 
 // The same passwords overwritten in place with as many '*': for the process's own arguments,

@@ -171,3 +171,30 @@ TEST_CASE("found by fuzz_db_location: passwords wherever libpq would find them")
   CHECK(copy.find("hunter22") == std::string::npos);
   CHECK(copy.size() == twice.size());
 }
+
+TEST_CASE("found by fuzz_db_location: a config hides every form of a password libpq is given") {
+  // A raw '@' in the user info is given to libpq as %40 (libpq_url), and its messages may
+  // quote that form: url_secrets knows it, and location_text scrubs it wherever it is repeated.
+  // A config naming the location hides it the same (it showed the %40 form repeated in the
+  // query), and so does a program argument holding the URL after --db=.
+  const std::string simple = "postgresql://u:x@yz@h/d?application_name=x%40yz";
+  CHECK(location_text(simple).find("x%40yz") == std::string::npos);
+  CHECK(redact_urls_in_text("database = \"" + simple + "\"\n").find("x%40yz") ==
+        std::string::npos);
+  std::string arg = "--db=" + simple;
+  blank_passwords(arg.data());
+  CHECK(arg.find("x%40yz") == std::string::npos);
+  CHECK(arg.size() == simple.size() + 5);
+  // The two inputs fuzz_db_location found: `password=@s%4zz` inside the user info is given to
+  // libpq as `password=%40s%4zz`, and the %40 form is written again further on.
+  for (const std::string url :
+       {"postgresql://a:p%40s2=zz&password=@s%4zz&password=@dlihpass%77ord=fq&rr?????????"
+        "%40s%4zzrrrrrrrrrrrword=twg",
+        "postgresql://a:p%40s2=zz&password=@dlbss%4zz&password=@dlihpass%54ord=fq&rr??env:"
+        "??????p%40s2=zz&pafile:d=%40dlbss%4zz&pa%2Ford=??????rrrrrrrrrrrw=o"}) {
+    const std::string config = "database = \"" + url + "\"\n";
+    const std::string shown = redact_urls_in_text(config);
+    for (const std::string& secret : url_secrets(url))
+      if (secret.size() >= 3) CHECK(shown.find(secret) == std::string::npos);
+  }
+}
