@@ -93,7 +93,8 @@ std::optional<ConfigError> validate_config(const Config& config) {
   const auto& engines = config.engines;
   if (t.rounds < 1) return key_error("tournament.rounds", "rounds must be at least 1");
   if (t.games_per_encounter < 1) return key_error("tournament.games", "games must be at least 1");
-  if (t.concurrency < 1) return key_error("tournament.concurrency", "concurrency must be at least 1");
+  if (t.concurrency < 1)
+    return key_error("tournament.concurrency", "concurrency must be at least 1");
   if (auto problem = control_character_in("tournament name", t.name))
     return key_error("tournament.name", *problem);
 
@@ -108,33 +109,35 @@ std::optional<ConfigError> validate_config(const Config& config) {
     if (auto problem = check_engine_source(e)) return key_error(key + ".repo", *problem);
     if (!e.builtin && e.command.empty() && !e.source)
       return key_error(key, "engine '" + e.name +
-                            "' has neither 'command' (a UCI program), 'builtin = true' nor "
-                            "'repo' and 'ref' (its source)");
+                                "' has neither 'command' (a UCI program), 'builtin = true' nor "
+                                "'repo' and 'ref' (its source)");
     if (e.builtin && !e.command.empty())
       return key_error(key + ".command",
-                   "engine '" + e.name + "' has both 'command' and 'builtin = true'");
+                       "engine '" + e.name + "' has both 'command' and 'builtin = true'");
     if (e.builtin && e.protocol != Protocol::Uci)
       return key_error(key + ".proto", "engine '" + e.name + "' is builtin: it has no protocol '" +
-                                       choice_name(e.protocol) + "'");
+                                           choice_name(e.protocol) + "'");
     if (e.builtin && e.ponder)
       return key_error(key + ".ponder", "engine '" + e.name +
-                                        "' is builtin: it searches on its game's thread and "
-                                        "cannot ponder");
+                                            "' is builtin: it searches on its game's thread and "
+                                            "cannot ponder");
     if (e.protocol == Protocol::Xboard) {
       // What CECP can say: whole seconds per move (st), no node limit.
       const auto& tc = e.limits.tc ? e.limits.tc : t.defaults.tc;
       if (tc && tc->movetime_ms > 0 && tc->movetime_ms % 1000 != 0)
-        return key_error(key + ".st", "engine '" + e.name + "' speaks xboard, whose st takes whole " +
-                                      "seconds; st = " + format_seconds(tc->movetime_ms) +
-                                      " cannot be sent");
+        return key_error(key + ".st", "engine '" + e.name +
+                                          "' speaks xboard, whose st takes whole " +
+                                          "seconds; st = " + format_seconds(tc->movetime_ms) +
+                                          " cannot be sent");
       if (e.limits.nodes || t.defaults.nodes)
-        return key_error(key + ".nodes", "engine '" + e.name +
-                                         "' speaks xboard, which has no node limit; give it tc, "
-                                         "st or depth");
+        return key_error(key + ".nodes",
+                         "engine '" + e.name +
+                             "' speaks xboard, which has no node limit; give it tc, "
+                             "st or depth");
     }
     if (const auto [first, fresh] = seen.try_emplace(e.name, i); !fresh)
       return key_error(key + ".name", "duplicate engine name '" + e.name + "' (also " +
-                                      engine_key(first->second) + ")");
+                                          engine_key(first->second) + ")");
     if (e.builtin)
       for (const auto& [name, value] : e.options)
         if (auto problem = check_builtin_option(name, value))
@@ -144,17 +147,18 @@ std::optional<ConfigError> validate_config(const Config& config) {
     // A builtin configuration has its own default depth; a UCI engine told nothing would think
     // forever.
     if (!limited && !e.builtin)
-      return key_error(key, "engine '" + e.name +
-                            "' has no limit: set tc, st, depth or nodes for it or in [tournament]");
+      return key_error(key,
+                       "engine '" + e.name +
+                           "' has no limit: set tc, st, depth or nodes for it or in [tournament]");
   }
   if (engines.size() < 2)
     return key_error("engine",
-                 "at least 2 engines are needed, found " + std::to_string(engines.size()));
+                     "at least 2 engines are needed, found " + std::to_string(engines.size()));
   if (t.format == TournamentFormat::Gauntlet &&
       (t.seeds < 1 || static_cast<std::size_t>(t.seeds) >= engines.size()))
     return key_error("tournament.seeds", "a gauntlet needs 1 <= seeds < engines (" +
-                                         std::to_string(engines.size()) +
-                                         " engines, seeds = " + std::to_string(t.seeds) + ")");
+                                             std::to_string(engines.size()) +
+                                             " engines, seeds = " + std::to_string(t.seeds) + ")");
 
   const auto& o = config.openings;
   if (o.start < 1) return key_error("openings.start", "start is 1-based and must be at least 1");
@@ -162,18 +166,21 @@ std::optional<ConfigError> validate_config(const Config& config) {
   if (o.random_plies < 0)
     return key_error("openings.random_plies", "random_plies must not be negative");
   if (o.dfrc && !is_chess960(t))
-    return key_error("openings.dfrc", "dfrc (Double Fischer Random) needs the fischerandom variant");
+    return key_error("openings.dfrc",
+                     "dfrc (Double Fischer Random) needs the fischerandom variant");
   if (o.dfrc && !o.file.empty())
-    return key_error("openings.dfrc", "dfrc draws its own start positions; it takes no opening file '" +
-                                      o.file + "' (a DFRC book is given as the file alone)");
+    return key_error("openings.dfrc",
+                     "dfrc draws its own start positions; it takes no opening file '" + o.file +
+                         "' (a DFRC book is given as the file alone)");
 
   const auto& adj = t.adjudication;
   if (adj.draw.enabled &&
       (adj.draw.move_count < 1 || adj.draw.score_cp < 0 || adj.draw.move_number < 0))
     return key_error("adjudication.draw",
-                 "draw adjudication needs movecount >= 1, score >= 0, movenumber >= 0");
+                     "draw adjudication needs movecount >= 1, score >= 0, movenumber >= 0");
   if (adj.resign.enabled && (adj.resign.move_count < 1 || adj.resign.score_cp < 1))
-    return key_error("adjudication.resign", "resign adjudication needs movecount >= 1 and score >= 1");
+    return key_error("adjudication.resign",
+                     "resign adjudication needs movecount >= 1 and score >= 1");
   if (adj.max_moves < 0) return key_error("adjudication.maxmoves", "maxmoves must not be negative");
   if (adj.tablebase.enabled && adj.tablebase.path.empty())
     return key_error("adjudication.tablebase", "tablebase adjudication needs the tables' path");
@@ -184,7 +191,7 @@ std::optional<ConfigError> validate_config(const Config& config) {
   if (s.enabled) {
     if (engines.size() != 2)
       return key_error("sprt",
-                   "an SPRT needs exactly 2 engines, found " + std::to_string(engines.size()));
+                       "an SPRT needs exactly 2 engines, found " + std::to_string(engines.size()));
     if (!(s.elo0 < s.elo1)) return key_error("sprt.elo1", "elo1 must be greater than elo0");
     if (!(s.alpha > 0 && s.alpha < 1)) return key_error("sprt.alpha", "alpha must be in (0, 1)");
     if (!(s.beta > 0 && s.beta < 1)) return key_error("sprt.beta", "beta must be in (0, 1)");
@@ -195,7 +202,7 @@ std::optional<ConfigError> validate_config(const Config& config) {
       std::regex check(line, std::regex::ECMAScript);
     } catch (const std::regex_error& e) {
       return key_error("output.pgn_match_line",
-                   "'" + line + "' is not a regular expression (ECMAScript): " + e.what());
+                       "'" + line + "' is not a regular expression (ECMAScript): " + e.what());
     }
   }
   return std::nullopt;

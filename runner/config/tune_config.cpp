@@ -37,29 +37,31 @@ std::optional<ConfigError> expand_tune(Config& config) {
                                [&](const EngineConfig& e) { return e.name == tune.engine; });
   if (it == config.engines.end())
     return key_error("tune.engine", "no [[engine]] is named '" + tune.engine + "'" +
-                                    suggestion_text(tune.engine, names));
+                                        suggestion_text(tune.engine, names));
   if (config.engines.size() != 1)
     return key_error("engine", "a tune plays engine '" + tune.engine +
-                               "' against itself: give only its [[engine]] table (found " +
-                               std::to_string(config.engines.size()) + " engines)");
+                                   "' against itself: give only its [[engine]] table (found " +
+                                   std::to_string(config.engines.size()) + " engines)");
   if (config.sprt.enabled)
     return key_error("sprt", "a tune has no SPRT: it plays tune.iterations iterations");
   if (!config.tournament.swap_sides)
     return key_error("tournament.noswap",
-                 "a tune's pairs swap colours, so that neither side has White twice");
+                     "a tune's pairs swap colours, so that neither side has White twice");
   const EngineConfig& engine = *it;
   for (std::size_t i = 0; i < tune.params.size(); ++i) {
     const tune::Param& p = tune.params[i];
     if (p.name.empty()) return key_error(param_key(i) + ".name", "the option's name is empty");
-    if (auto problem = tune::check_param(p); !problem.empty()) return key_error(param_key(i), problem);
+    if (auto problem = tune::check_param(p); !problem.empty())
+      return key_error(param_key(i), problem);
     for (std::size_t j = 0; j < i; ++j)
       if (base::same_ignoring_case(tune.params[j].name, p.name))
         return key_error(param_key(i) + ".name",
-                     "'" + p.name + "' is tuned twice (also " + param_key(j) + ")");
+                         "'" + p.name + "' is tuned twice (also " + param_key(j) + ")");
     for (const auto& [name, value] : engine.options)
       if (base::same_ignoring_case(name, p.name))
-        return key_error(param_key(i) + ".name", "'" + p.name + "' is tuned: take it out of engine '" +
-                                                 engine.name + "''s options");
+        return key_error(
+            param_key(i) + ".name",
+            "'" + p.name + "' is tuned: take it out of engine '" + engine.name + "''s options");
     // A builtin engine's option table says now whether every value the tune may give is one.
     if (engine.builtin)
       for (double v : {p.min, p.max})
