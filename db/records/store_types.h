@@ -68,6 +68,9 @@ struct StoredGame {
   std::int64_t black_engine_id = 0;
   std::string opening_moves;  // space-separated UCI of the leading book moves
   GameRecord record;          // moves empty unless asked for
+  // Whether the moves are rows of `moves` (played games, games imported before schema 8)
+  // rather than lists in the game's row (games.moves_uci, moves_san: imported games).
+  bool moves_in_rows = true;
 };
 
 // Import identity: imported games get the next schedule index of their tournament and are

@@ -42,7 +42,34 @@ void check_game(const Database& db, const GameRecord& g) {
 constexpr const char* kGameColumns =
     "INSERT INTO games (tournament_id, round, pair, game_in_pair, schedule_index, white_id, "
     "black_id, opening_fen, opening_moves, opening_source, result, termination, reason, "
-    "plies, started_at, duration_ms, time_control, pgn, content_hash, worker_id) ";
+    "plies, started_at, duration_ms, time_control, pgn, content_hash, worker_id, moves_uci, "
+    "moves_san) ";
+
+// Whether an imported game's moves go in its own row (games.moves_uci, moves_san) rather
+// than a row of `moves` each: when they hold nothing but the move, and the book moves (the
+// ones `opening_moves` lists) are the first ones, as a reader rebuilds them.
+bool moves_in_game_row(const GameRecord& g) {
+  bool book = true;
+  for (const auto& m : g.moves) {
+    if (m.book && !book) return false;
+    book = m.book;
+    if (m.eval != MoveEval{} || m.time_ms || m.clock_left_ms >= 0 || m.latency_ms ||
+        !m.lines.empty() ||
+        m.uci.find(' ') != std::string::npos || m.san.find(' ') != std::string::npos ||
+        m.uci.empty() || m.san.empty())
+      return false;
+  }
+  return true;
+}
+
+std::string san_text(const GameRecord& g) {
+  std::string out;
+  for (const auto& m : g.moves) {
+    if (!out.empty()) out += ' ';
+    out += m.san;
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -58,7 +85,7 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
     slot.emplace(core_.db,
                  kGameColumns +
                      std::string("VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                                 "?, ?, ?, ?)") +
+                                 "?, ?, ?, ?, ?, ?)") +
                      returning_id(core_.db.dialect()));
   if (!slot && claim)
     // Only while the claim is the pair's current attempt, whose row it locks (FOR UPDATE;
@@ -72,7 +99,8 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
                                  "CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), "
                                  "CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), "
                                  "CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
-                                 "CAST(? AS TEXT), CAST(? AS BIGINT) "
+                                 "CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), "
+                                 "CAST(? AS TEXT) "
                                  "WHERE EXISTS (SELECT 1 FROM pairs WHERE tournament_id = ? AND "
                                  "round = ? AND pair = ? AND attempt = ? AND worker_id = ? AND "
                                  "state = 'leased' FOR UPDATE)") +
@@ -105,12 +133,20 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
     gs.bind(20, worker_id);
   else
     gs.bind_null(20);
+  // Imported games only (a content hash): a played game's moves carry its engines' figures.
+  const bool in_row = content_hash && moves_in_game_row(g);
+  if (in_row) {
+    gs.bind(21, moves_text(g)).bind(22, san_text(g));
+  } else {
+    gs.bind_null(21);
+    gs.bind_null(22);
+  }
   if (claim)
-    gs.bind(21, claim->tournament_id)
-        .bind(22, claim->round)
-        .bind(23, claim->pair)
-        .bind(24, claim->attempt)
-        .bind(25, claim->worker_id);
+    gs.bind(23, claim->tournament_id)
+        .bind(24, claim->round)
+        .bind(25, claim->pair)
+        .bind(26, claim->attempt)
+        .bind(27, claim->worker_id);
   std::int64_t game_id = 0;
   try {
     game_id = gs.inserted_id();
@@ -125,6 +161,7 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
     throw StoreException(err);
   }
   if (game_id == 0) return 0;  // not the claim's pair any more: nothing inserted
+  if (in_row) return game_id;
   const auto bind_move = [&](Statement& st, int base, int ply, const MoveRecord& m) {
     st.bind(base + 1, game_id)
         .bind(base + 2, ply)
@@ -292,7 +329,9 @@ std::vector<ImportOutcome> GameWrites::import_rows(std::int64_t tournament_id,
   int index = next.int32(0);
   next.reset();
   for (const auto& item : games) {
-    const std::string hash = GameWrites::content_hash(item.record, item.dedup_key);
+    const std::string hash = item.content_hash.empty()
+                                 ? GameWrites::content_hash(item.record, item.dedup_key)
+                                 : item.content_hash;
     seen.reset();
     seen.bind(1, hash);
     if (seen.step()) {

@@ -26,6 +26,9 @@ struct ImportItem {
   // Whatever identifies the game beyond its moves (e.g. the PGN's Event/Site/Date/Round
   // tags); hashed with the players, start position, moves and result for de-duplication.
   std::string dedup_key;
+  // content_hash(record, dedup_key) when the caller computed it already (an importer does on
+  // its parsing threads); "" to have import_games compute it.
+  std::string content_hash{};
 };
 
 class GameWrites {

@@ -64,6 +64,28 @@ void Queries::read_stored_game(const Statement& st, StoredGame& game) const {
   r.time_control = st.text(16);
   r.pgn = st.text(17);
   r.moves.clear();
+  game.moves_in_rows = st.is_null(18);
+}
+
+void Queries::read_row_moves(const Statement& st, StoredGame& game) const {
+  auto& r = game.record;
+  // An imported game's moves from its own row: UCI and SAN lists of one length, the first
+  // ones the book moves opening_moves lists.
+  const std::string uci = st.text(18), san = st.text(19);
+  std::size_t book = 0;
+  for (std::size_t at = 0; at < game.opening_moves.size(); ++at)
+    book += at == 0 || game.opening_moves[at] == ' ';
+  for (std::size_t u = 0, s = 0; u < uci.size() && s < san.size();) {
+    const std::size_t ue = std::min(uci.find(' ', u), uci.size());
+    const std::size_t se = std::min(san.find(' ', s), san.size());
+    MoveRecord m;
+    m.uci = uci.substr(u, ue - u);
+    m.san = san.substr(s, se - s);
+    m.book = r.moves.size() < book;
+    r.moves.push_back(std::move(m));
+    u = ue + 1;
+    s = se + 1;
+  }
 }
 
 std::int64_t Queries::count_games(const GameFilter& filter) const {
@@ -109,7 +131,10 @@ void Queries::for_each_game(const GameFilter& filter,
       Statement& ms = *select_moves_;
       ms.reset();
       ms.bind(1, game.id);
-      while (ms.step()) game.record.moves.push_back(read_move(ms));
+      if (game.moves_in_rows)
+        while (ms.step()) game.record.moves.push_back(read_move(ms));
+      else
+        read_row_moves(st, game);
     }
     callback(game);
   }

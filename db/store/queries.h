@@ -73,6 +73,8 @@ class Queries {
   // (kStoredGameSelect's) into `game`, its moves cleared (a streamed game is reused).
   GameSummary read_summary(const Statement& st) const;
   void read_stored_game(const Statement& st, StoredGame& game) const;
+  // The moves of a game that keeps them in its row (!moves_in_rows), from the same row.
+  void read_row_moves(const Statement& st, StoredGame& game) const;
 
   StoreCore& core_;
   mutable std::optional<Statement> select_moves_;  // kMoveSelect, kept for export

@@ -192,7 +192,10 @@ std::optional<StoredGame> Queries::game(std::int64_t id) const {
   read_stored_game(st, game);
   Statement ms(core_.db, kMoveSelect);
   ms.bind(1, id);
-  while (ms.step()) game.record.moves.push_back(read_move(ms));
+  if (game.moves_in_rows)
+    while (ms.step()) game.record.moves.push_back(read_move(ms));
+  else
+    read_row_moves(st, game);
   return game;
 }
 

@@ -236,8 +236,13 @@ std::string Store::integrity_check() const {
   // What no constraint states: every game has exactly its plies as moves, and a pair marked
   // done has all its games.
   Statement moves(impl_->core.db,
-                  "SELECT count(*) FROM games g WHERE g.plies <> "
-                  "(SELECT count(*) FROM moves m WHERE m.game_id = g.id)");
+                  "SELECT count(*) FROM games g WHERE g.plies <> CASE "
+                  "WHEN g.moves_uci IS NULL THEN "
+                  "(SELECT count(*) FROM moves m WHERE m.game_id = g.id) "
+                  "WHEN g.moves_uci = '' THEN 0 "
+                  "ELSE length(g.moves_uci) - length(replace(g.moves_uci, ' ', '')) + 1 END "
+                  "OR (g.moves_uci IS NOT NULL AND EXISTS "
+                  "(SELECT 1 FROM moves m WHERE m.game_id = g.id))");
   if (moves.step() && moves.int64(0) > 0)
     add(std::to_string(moves.int64(0)) + " games whose moves are missing or extra");
   Statement pairs(impl_->core.db,

@@ -1,6 +1,9 @@
 #include "engine/chess/notation.h"
 
 #include <cctype>
+#include <optional>
+
+#include "engine/chess/bitboard.h"
 
 namespace knightly::chess {
 
@@ -29,6 +32,106 @@ int promo_type(char c) {
       return -1;
   }
 }
+
+// Whether the side to move's king is safe after the piece on `from` goes to `to` (an
+// ordinary move or a promotion: not castling, not en passant): no enemy piece but the one
+// taken on `to` attacks the king's square once `from` is empty and `to` occupied.
+bool king_safe_after(const Position& pos, Square from, Square to) {
+  const Color us = pos.side_to_move();
+  const Square ksq = from == pos.king_square(us) ? to : pos.king_square(us);
+  const Bitboard occ = (pos.occupied() ^ square_bb(from)) | square_bb(to);
+  return (pos.attackers_to(ksq, occ) & pos.pieces(~us) & ~square_bb(to)) == 0;
+}
+
+// The squares from which a piece of type `pt` of the side to move makes a legal ordinary
+// move (or promotion) to `to`: what the legal moves to `to` are, without generating every
+// legal move. nullopt for a pawn's move to the en-passant square (the caller generates).
+std::optional<Bitboard> legal_origins(const Position& pos, PieceType pt, Square to) {
+  const Color us = pos.side_to_move();
+  if (pos.pieces(us) & square_bb(to)) return Bitboard(0);
+  const Bitboard occ = pos.occupied();
+  Bitboard from = 0;
+  switch (pt) {
+    case Pawn:
+      if (to == pos.ep_square()) return std::nullopt;
+      if (pos.piece_on(to) != NoPiece) {
+        from = pawn_attacks(~us, to) & pos.pieces(us, Pawn);
+      } else {
+        const int back = us == White ? -8 : 8;
+        const int one = to + back;
+        if (one >= 0 && one < 64) {
+          if (pos.piece_on(Square(one)) == make_piece(us, Pawn))
+            from = square_bb(Square(one));
+          else if (pos.piece_on(Square(one)) == NoPiece && rank_of(to) == (us == White ? 3 : 4) &&
+                   pos.piece_on(Square(one + back)) == make_piece(us, Pawn))
+            from = square_bb(Square(one + back));
+        }
+      }
+      break;
+    case Knight:
+      from = knight_attacks(to) & pos.pieces(us, Knight);
+      break;
+    case Bishop:
+      from = bishop_attacks(to, occ) & pos.pieces(us, Bishop);
+      break;
+    case Rook:
+      from = rook_attacks(to, occ) & pos.pieces(us, Rook);
+      break;
+    case Queen:
+      from = queen_attacks(to, occ) & pos.pieces(us, Queen);
+      break;
+    case King:
+      from = king_attacks(to) & pos.pieces(us, King);
+      break;
+    default:
+      return Bitboard(0);
+  }
+  Bitboard legal = 0;
+  for (Bitboard b = from; b;) {
+    const Square f = pop_lsb(b);
+    if (king_safe_after(pos, f, to)) legal |= square_bb(f);
+  }
+  return legal;
+}
+
+// SAN without its mark, given the other squares from which a piece of the same type moves
+// legally to the same square (`others`, for disambiguation).
+std::string san_body(const Position& pos, Move m, Bitboard others) {
+  std::string s;
+  const Square from = m.from(), to = m.to();
+  const PieceType pt = type_of(pos.piece_on(from));
+  if (m.kind() == Move::Castling) {
+    s = to > from ? "O-O" : "O-O-O";
+  } else if (pt == Pawn) {
+    if (pos.is_capture(m)) {
+      s += char('a' + file_of(from));
+      s += 'x';
+    }
+    s += square_name(to);
+    if (m.kind() == Move::Promotion) {
+      s += '=';
+      s += SanPieces[m.promotion()];
+    }
+  } else {
+    s += SanPieces[pt];
+    // Disambiguate among legal moves of the same piece type to the same square only.
+    others &= ~square_bb(from);
+    if (others) {
+      if (!(others & file_bb(file_of(from))))
+        s += char('a' + file_of(from));
+      else if (!(others & rank_bb(rank_of(from))))
+        s += char('1' + rank_of(from));
+      else
+        s += square_name(from);
+    }
+    if (pos.is_capture(m)) s += 'x';
+    s += square_name(to);
+  }
+  return s;
+}
+
+std::expected<Move, std::string> read_san(const Position& pos, std::string_view text,
+                                          const MoveList* given);
 
 }  // namespace
 
@@ -77,10 +180,7 @@ std::expected<Move, std::string> parse_uci(const Position& pos, std::string_view
 }
 
 std::string to_san(const Position& pos, Move m) {
-  const PieceType pt = type_of(pos.piece_on(m.from()));
-  // Only a piece move (not a pawn's, not castling) needs the legal moves, to disambiguate.
-  std::string s = to_san_unmarked(
-      pos, m, pt != Pawn && m.kind() != Move::Castling ? pos.legal_moves() : MoveList());
+  std::string s = to_san_unmarked(pos, m);
   if (pos.gives_check(m)) {
     Position after = pos;
     after.do_move(m);
@@ -89,48 +189,46 @@ std::string to_san(const Position& pos, Move m) {
   return s;
 }
 
+std::string to_san_unmarked(const Position& pos, Move m) {
+  const PieceType pt = type_of(pos.piece_on(m.from()));
+  // Only a piece move (not a pawn's, not castling) needs the others, to disambiguate.
+  if (pt == Pawn || pt == King || m.kind() == Move::Castling) return san_body(pos, m, 0);
+  return san_body(pos, m, legal_origins(pos, pt, m.to()).value_or(0));
+}
+
 std::string to_san_unmarked(const Position& pos, Move m, const MoveList& legal) {
-  std::string s;
   const Square from = m.from(), to = m.to();
   const PieceType pt = type_of(pos.piece_on(from));
-  if (m.kind() == Move::Castling) {
-    s = to > from ? "O-O" : "O-O-O";
-  } else if (pt == Pawn) {
-    if (pos.is_capture(m)) {
-      s += char('a' + file_of(from));
-      s += 'x';
-    }
-    s += square_name(to);
-    if (m.kind() == Move::Promotion) {
-      s += '=';
-      s += SanPieces[m.promotion()];
-    }
-  } else {
-    s += SanPieces[pt];
-    // Disambiguate among legal moves of the same piece type to the same square only.
-    bool clash = false, same_file = false, same_rank = false;
-    for (Move o : legal) {
-      if (o == m || o.to() != to || o.from() == from || o.kind() == Move::Castling) continue;
-      if (type_of(pos.piece_on(o.from())) != pt) continue;
-      clash = true;
-      same_file |= file_of(o.from()) == file_of(from);
-      same_rank |= rank_of(o.from()) == rank_of(from);
-    }
-    if (clash) {
-      if (!same_file)
-        s += char('a' + file_of(from));
-      else if (!same_rank)
-        s += char('1' + rank_of(from));
-      else
-        s += square_name(from);
-    }
-    if (pos.is_capture(m)) s += 'x';
-    s += square_name(to);
-  }
-  return s;
+  Bitboard others = 0;
+  if (pt != Pawn && m.kind() != Move::Castling)
+    for (Move o : legal)
+      if (o.to() == to && o.kind() != Move::Castling && type_of(pos.piece_on(o.from())) == pt)
+        others |= square_bb(o.from());
+  return san_body(pos, m, others);
 }
 
 std::expected<Move, std::string> parse_san(const Position& pos, std::string_view text) {
+  return read_san(pos, text, nullptr);
+}
+
+std::expected<Move, std::string> parse_san(const Position& pos, std::string_view text,
+                                           const MoveList& legal) {
+  return read_san(pos, text, &legal);
+}
+
+namespace {
+
+// parse_san, with the legal moves of `pos` when the caller has them (else nullptr: an
+// ordinary move is found from the squares that reach its target, and the legal moves are
+// generated only for coordinates, castling and en passant).
+std::expected<Move, std::string> read_san(const Position& pos, std::string_view text,
+                                          const MoveList* given) {
+  std::optional<MoveList> generated;
+  const auto legal = [&]() -> const MoveList& {
+    if (given) return *given;
+    if (!generated) generated = pos.legal_moves();
+    return *generated;
+  };
   const std::string original(text);
   // Trim whitespace and trailing annotation marks.
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
@@ -144,7 +242,6 @@ std::expected<Move, std::string> parse_san(const Position& pos, std::string_view
     text.remove_suffix(1);
   if (text.empty()) return std::unexpected("empty move text '" + original + "'");
 
-  const MoveList legal = pos.legal_moves();
   // Coordinate notation, as UCI engines, Knightly's notation=uci PGN and pgn-extract -Wlalg
   // write moves: from and to squares and a promotion letter in either case ("b1c3", "e1g1",
   // "e7e8Q"). SAN never has this shape, so it is read as coordinates.
@@ -153,14 +250,14 @@ std::expected<Move, std::string> parse_san(const Position& pos, std::string_view
     std::string uci(text);
     if (uci.size() == 5)
       uci[4] = static_cast<char>(std::tolower(static_cast<unsigned char>(uci[4])));
-    auto move = parse_uci(pos, uci, legal);
+    auto move = parse_uci(pos, uci, legal());
     if (move) return move;
     return std::unexpected("illegal move '" + original + "' in " + pos.fen());
   }
   if (text == "O-O" || text == "0-0" || text == "o-o" || text == "O-O-O" || text == "0-0-0" ||
       text == "o-o-o") {
     bool king_side = text.size() == 3;
-    for (Move m : legal)
+    for (Move m : legal())
       if (m.kind() == Move::Castling && (m.to() > m.from()) == king_side) return m;
     return std::unexpected("illegal move '" + original + "': castling not allowed here");
   }
@@ -202,17 +299,34 @@ std::expected<Move, std::string> parse_san(const Position& pos, std::string_view
   }
   Move found;
   int matches = 0;
-  for (Move m : legal) {
+  const auto match = [&](Move m) {
+    if (from_file >= 0 && file_of(m.from()) != from_file) return;
+    if (from_rank >= 0 && rank_of(m.from()) != from_rank) return;
+    if (matches++ == 0) found = m;
+  };
+  const std::optional<Bitboard> origins =
+      given ? std::nullopt : legal_origins(pos, pt, to);
+  if (origins) {
+    // The legal moves to `to` of that piece type, as the list below would have them: a
+    // pawn's to the last rank are promotions only.
+    const bool last_rank =
+        pt == Pawn && rank_of(to) == (pos.side_to_move() == White ? 7 : 0);
+    if (last_rank == (promo >= 0))
+      for (Bitboard b = *origins; b;) {
+        const Square from = pop_lsb(b);
+        match(last_rank ? Move(from, to, Move::Promotion, PieceType(promo)) : Move(from, to));
+      }
+  }
+  const MoveList none;
+  for (Move m : origins ? none : legal()) {
     if (m.to() != to || m.kind() == Move::Castling) continue;
     if (type_of(pos.piece_on(m.from())) != pt) continue;
-    if (from_file >= 0 && file_of(m.from()) != from_file) continue;
-    if (from_rank >= 0 && rank_of(m.from()) != from_rank) continue;
     if (m.kind() == Move::Promotion) {
       if (promo < 0 || m.promotion() != promo) continue;
     } else if (promo >= 0) {
       continue;
     }
-    if (matches++ == 0) found = m;
+    match(m);
   }
   if (matches == 0) {
     if (pt == Pawn && (rank_of(to) == 0 || rank_of(to) == 7) && promo < 0)
@@ -222,5 +336,7 @@ std::expected<Move, std::string> parse_san(const Position& pos, std::string_view
   if (matches > 1) return std::unexpected("ambiguous move '" + original + "' in " + pos.fen());
   return found;
 }
+
+}  // namespace
 
 }  // namespace knightly::chess

@@ -29,8 +29,16 @@ std::string to_san(const Position& pos, Move m);
 // caller that plays the move and looks at the next position anyway appends the mark itself:
 // "#" when the side to move then is in check with no legal move, "+" when only in check.
 std::string to_san_unmarked(const Position& pos, Move m, const MoveList& legal);
+// The same without the legal moves at hand: the others of the same piece type that reach the
+// same square are found from that square.
+std::string to_san_unmarked(const Position& pos, Move m);
 // SAN read leniently: "0-0", "e8Q", "e8=Q", over-disambiguated moves, trailing "!?+#" and
-// annotations. Illegal or ambiguous text is an error that says which.
+// annotations. Illegal or ambiguous text is an error that says which. An ordinary move is
+// found from the squares that reach its target (the legal moves are generated only for
+// coordinates, castling and en passant).
 std::expected<Move, std::string> parse_san(const Position& pos, std::string_view text);
+// The same with the legal moves of `pos` already at hand.
+std::expected<Move, std::string> parse_san(const Position& pos, std::string_view text,
+                                           const MoveList& legal);
 
 }  // namespace knightly::chess

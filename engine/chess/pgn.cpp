@@ -290,8 +290,10 @@ class GameParser {
     }
     PgnMove pm;
     pm.move = *move;
-    pm.san = to_san(position_, *move);
+    // The legal moves are generated only to tell a mate from a check.
+    pm.san = to_san_unmarked(position_, *move);
     position_.do_move(*move);
+    if (position_.in_check()) pm.san += position_.legal_moves().empty() ? '#' : '+';
     game_.moves.push_back(std::move(pm));
   }
 

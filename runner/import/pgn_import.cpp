@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <future>
 #include <map>
@@ -27,7 +28,6 @@ namespace {
 using pgn_import::dedup_key;
 using pgn_import::game_fingerprint;
 using pgn_import::record_of;
-using pgn_import::where;
 
 // A game longer than this (no game boundary within it) is not PGN: the import stops there.
 constexpr std::size_t kMaxGameBytes = 64 << 20;
@@ -36,6 +36,8 @@ constexpr std::size_t kReadBlock = 1 << 20;
 constexpr std::uint64_t kProgressBytes = 16 << 20;
 // Batches from this size on are parsed on a thread of their own, beside the commit before.
 constexpr std::size_t kThreadedBatchBytes = 256 << 10;
+// Batches parsed at once beside the commit of the one before them.
+constexpr std::size_t kParsedAhead = 2;
 
 struct Candidate {
   db::ImportItem item;
@@ -190,26 +192,31 @@ class PgnImporter {
   }
 
   // Whole games of the input, the first starting on line `first_line`: parsed and checked on
-  // a thread of their own while the batch before is committed (parsing and writing take about
-  // as long each), then committed in one transaction. One batch is parsed at a time, in order;
-  // the text is copied, so the caller may reuse its buffer. The games of every batch given
-  // are committed by finish() (or drain()), in order.
+  // a thread of their own (two batches at once) while the batch before them is committed,
+  // then committed in one transaction each, in order. The text is copied, so the caller may
+  // reuse its buffer. The games of every batch given are committed by finish() (or drain()).
   void add(std::string_view text, int first_line) {
-    std::optional<Parsed> ready;
-    if (pending_.valid()) ready = pending_.get();
     // A small batch (the tests' and fuzzers' few bytes) is parsed here when it is collected:
     // a thread would cost more than it saves.
     const auto policy = text.size() >= kThreadedBatchBytes ? std::launch::async
                                                             : std::launch::deferred;
-    pending_ = std::async(policy, [this, owned = std::string(text), first_line] {
+    pending_.push_back(std::async(policy, [this, owned = std::string(text), first_line] {
       return parse(owned, first_line);
-    });
-    if (ready) commit(std::move(*ready));
+    }));
+    if (pending_.size() > kParsedAhead) {
+      Parsed ready = pending_.front().get();
+      pending_.pop_front();
+      commit(std::move(ready));
+    }
   }
 
   // Commits the batch still being parsed, if any.
   void drain() {
-    if (pending_.valid()) commit(pending_.get());
+    while (!pending_.empty()) {
+      Parsed ready = pending_.front().get();
+      pending_.pop_front();
+      commit(std::move(ready));
+    }
   }
 
   int games() const { return committed_games_; }
@@ -222,49 +229,56 @@ class PgnImporter {
   }
 
  private:
+  // What is said about a game that is not imported: "HEAD: game N TAIL", N counted over the
+  // whole input when its batch is committed (batches are parsed side by side).
+  struct Note {
+    int game = 0;  // 1-based within its batch
+    std::string head, tail;
+  };
   // A batch parsed: the games to commit, and what was said about the others, in order.
   struct Parsed {
     std::vector<Candidate> candidates;
-    std::vector<std::string> messages;
+    std::vector<Note> notes;
     int games = 0, refused = 0, unfinished = 0;
   };
 
-  // Reads one batch; touches nothing but number_ (only ever one parse at a time).
-  Parsed parse(std::string_view text, int first_line) {
+  // Reads one batch; touches no member but the options (batches are parsed side by side).
+  Parsed parse(std::string_view text, int first_line) const {
     const int lines_before = first_line - 1;
     Parsed out;
+    const auto note = [&](int line, std::string tail) {
+      out.notes.push_back({out.games, opt_.file + ":" + std::to_string(line), std::move(tail)});
+    };
     chess::PgnReader reader(text);
     while (auto next = reader.next()) {
-      ++number_;
       ++out.games;
       if (!*next) {
         const chess::PgnError& e = next->error();
-        out.messages.push_back(printable(
-            opt_.file + ":" + std::to_string(e.line + lines_before) + ": game " +
-            std::to_string(number_) + (e.move.empty() ? "" : ", move \"" + e.move + "\"") + ": " +
-            e.message + " (skipped)"));
+        note(e.line + lines_before, (e.move.empty() ? "" : ", move \"" + e.move + "\"") + ": " +
+                                        e.message + " (skipped)");
         ++out.refused;
         continue;
       }
       chess::PgnGame& g = **next;
       g.line += lines_before;
+      const std::string players = " (" + g.tag("White") + " vs " + g.tag("Black") + ")";
       if (!g.terminated) {
-        out.messages.push_back(printable(
-            where(opt_, g, number_) + ": cut off after " + std::to_string(g.moves.size()) +
-            " plies: no termination marker (1-0, 0-1, 1/2-1/2 or *) ends its moves (skipped)"));
+        note(g.line, players + ": cut off after " + std::to_string(g.moves.size()) +
+                         " plies: no termination marker (1-0, 0-1, 1/2-1/2 or *) ends its "
+                         "moves (skipped)");
         ++out.refused;
         continue;
       }
       const Result result = parse_result(g.result).value_or(Result::None);
       if (result == Result::None) {
-        out.messages.push_back(
-            printable(where(opt_, g, number_) + ": result '*', not a finished game (skipped)"));
+        note(g.line, players + ": result '*', not a finished game (skipped)");
         ++out.unfinished;
         continue;
       }
       Candidate c;
       c.item.record = record_of(g, result);
       c.item.dedup_key = dedup_key(g, c.item.record);
+      c.item.content_hash = db::GameWrites::content_hash(c.item.record, c.item.dedup_key);
       c.event = g.tag("Event");
       out.candidates.push_back(std::move(c));
     }
@@ -274,10 +288,12 @@ class PgnImporter {
   // The new games of a parsed batch committed in one transaction (on the caller's thread,
   // the store's owner).
   void commit(Parsed parsed) {
+    for (const Note& n : parsed.notes)
+      report_.messages.push_back(printable(n.head + ": game " +
+                                           std::to_string(committed_games_ + n.game) + n.tail));
     committed_games_ += parsed.games;
     report_.refused += parsed.refused;
     report_.unfinished += parsed.unfinished;
-    for (auto& m : parsed.messages) report_.messages.push_back(std::move(m));
     std::vector<Candidate>& candidates = parsed.candidates;
     drop_own_games(candidates);
     if (candidates.empty()) return;
@@ -341,11 +357,11 @@ class PgnImporter {
   ImportReport report_;
   std::optional<db::Tournament> existing_;
   std::optional<db::Tournament> tournament_;
-  int number_ = 0;           // games read so far (by parse)
-  int committed_games_ = 0;  // games of the batches committed
+  int committed_games_ = 0;  // games of the batches committed (read before the next batch)
   std::map<std::string, std::int64_t> engine_ids_;
   std::map<std::string, std::set<std::string>> played_;  // event -> fingerprints
-  std::future<Parsed> pending_;  // the batch being parsed; the last member, waited for first
+  // The batches being parsed, in input order; the last member, waited for first.
+  std::deque<std::future<Parsed>> pending_;
 };
 
 

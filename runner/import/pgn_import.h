@@ -21,7 +21,7 @@ struct ImportOptions {
   std::string file;                   // names the input in messages
   std::string tournament;             // where new games go ("" = "import " + the file's name)
   std::ostream* progress = nullptr;   // import_pgn_file: a line at each tenth of a long file
-  std::size_t batch_bytes = 4 << 20;  // about this much text per batch (a game is never split)
+  std::size_t batch_bytes = 2 << 20;  // about this much text per batch (a game is never split)
 };
 
 struct ImportReport {

@@ -107,12 +107,6 @@ std::string game_fingerprint(GameRecord record) {
   return db::GameWrites::content_hash(record, when);
 }
 
-// The game's line in the input for messages: "file:line: game N (White vs Black)".
-std::string where(const ImportOptions& opt, const chess::PgnGame& g, int number) {
-  return opt.file + ":" + std::to_string(g.line) + ": game " + std::to_string(number) + " (" +
-         g.tag("White") + " vs " + g.tag("Black") + ")";
-}
-
 namespace {
 
 // GameDuration "HH:MM:SS" (as the run writes it, hours past 99 too) in milliseconds; 0 when

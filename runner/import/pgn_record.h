@@ -18,7 +18,5 @@ std::string dedup_key(const chess::PgnGame& g, const GameRecord& record);
 // What identifies one game wherever it came from: hashed the same way for a game Knightly
 // stored and for a game read back from its export (start time to the second).
 std::string game_fingerprint(GameRecord record);
-// The game's line in the input for messages: "file:line: game N (White vs Black)".
-std::string where(const ImportOptions& opt, const chess::PgnGame& g, int number);
 
 }  // namespace knightly::runner::pgn_import

@@ -299,3 +299,65 @@ STORE_TEST("importing the same games twice adds nothing") {
   CHECK(db::GameWrites::content_hash(g, "Round=8") != db::GameWrites::content_hash(g, "Round=9"));
   CHECK(s.integrity_check() == "ok");
 }
+
+STORE_TEST("an imported game's moves are lists in its row, read back as they went in") {
+  Store store = database.open();
+  const auto t =
+      store.catalog().create_tournament({"imported", db::TournamentKind::Import, "", 0, ""}).id;
+  const auto a = store.catalog().upsert_engine({"A", "", "", "", "", "", false});
+  const auto b = store.catalog().upsert_engine({"B", "", "", "", "", "", false});
+  // What a PGN file gives: the move and, for the first ones, "book".
+  const auto plain = [](int index, int plies, int book) {
+    GameRecord g = test::synthetic_game(index, plies, "A", "B");
+    for (std::size_t i = 0; i < g.moves.size(); ++i) {
+      MoveRecord m;
+      m.uci = g.moves[i].uci;
+      m.san = g.moves[i].san + (i % 3 == 2 ? "+" : "");
+      m.book = static_cast<int>(i) < book;
+      g.moves[i] = m;
+    }
+    return g;
+  };
+  std::vector<db::ImportItem> items = {{plain(0, 9, 2), a, b, "k0"},
+                                       {plain(1, 0, 0), a, b, "k1"},
+                                       // a book move after an engine's: rows keep its flag
+                                       {plain(2, 5, 0), a, b, "k2"},
+                                       // figures from a comment: rows keep them
+                                       {test::synthetic_game(3, 6, "A", "B"), a, b, "k3"}};
+  items[2].record.moves[3].book = true;
+  REQUIRE(store.games().import_games(t, items) ==
+          std::vector<db::ImportOutcome>(4, db::ImportOutcome::Inserted));
+  CHECK(database.number("SELECT count(*) FROM games WHERE moves_uci IS NOT NULL") == 2);
+  CHECK(database.value("SELECT moves_san FROM games WHERE schedule_index = 0") ==
+        "N0 N1 N2+ N3 N4 N5+ N6 N7 N8+");
+  CHECK(database.number("SELECT count(*) FROM games WHERE moves_uci = '' AND plies = 0") == 1);
+  // Only the two games that cannot be lists have rows.
+  CHECK(database.number("SELECT count(*) FROM moves") == 5 + 6);
+  std::vector<GameRecord> read;
+  store.queries().for_each_game(
+      {}, [&](const db::StoredGame& g) { read.push_back(g.record); }, true);
+  REQUIRE(read.size() == 4);
+  for (std::size_t i = 0; i < read.size(); ++i) {
+    const GameRecord& want = items[i].record;
+    REQUIRE(read[i].moves.size() == want.moves.size());
+    for (std::size_t k = 0; k < want.moves.size(); ++k) {
+      INFO("game " << i << " ply " << k + 1);
+      CHECK(read[i].moves[k].uci == want.moves[k].uci);
+      CHECK(read[i].moves[k].san == want.moves[k].san);
+      CHECK(read[i].moves[k].book == want.moves[k].book);
+      CHECK(read[i].moves[k].eval == want.moves[k].eval);
+    }
+  }
+  // One game read alone (the game page) reads the same.
+  const auto id = database.number("SELECT id FROM games WHERE schedule_index = 0");
+  auto one = store.queries().game(id);
+  REQUIRE(one);
+  REQUIRE(one->record.moves.size() == 9);
+  CHECK(one->record.moves[8].uci == items[0].record.moves[8].uci);
+  CHECK((one->record.moves[1].book && !one->record.moves[2].book));
+  CHECK(store.integrity_check() == "ok");
+  // A list that disagrees with the ply count is found.
+  database.exec("UPDATE games SET moves_uci = 'e2e4' WHERE schedule_index = 0");
+  CHECK(store.integrity_check().find("1 games whose moves are missing or extra") !=
+        std::string::npos);
+}
