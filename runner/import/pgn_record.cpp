@@ -90,7 +90,7 @@ bool is_chess960_tag(std::string variant) {
 
 // "" for the initial position, as the Game records it; otherwise the canonical FEN.
 std::string normal_start_fen(const std::string& fen) {
-  if (fen.empty()) return "";
+  if (fen.empty() || fen == chess::Position::StartFen) return "";
   auto pos = chess::Position::from_fen(fen);
   if (!pos) return fen;
   std::string canonical = pos->fen();
@@ -134,7 +134,8 @@ GameRecord record_of(const chess::PgnGame& g, Result result) {
   r.start_fen = normal_start_fen(g.start_fen);
   if (chess960 && r.start_fen.empty()) r.start_fen = std::string(chess::Position::StartFen);
   chess::Position pos;
-  if (auto p = chess::Position::from_fen(g.start_fen)) pos = *p;
+  if (g.start_fen != chess::Position::StartFen)  // else the initial position, as constructed
+    if (auto p = chess::Position::from_fen(g.start_fen)) pos = *p;
   r.moves.reserve(g.moves.size());
   for (const auto& m : g.moves) {
     MoveRecord mr;
