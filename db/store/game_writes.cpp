@@ -14,21 +14,14 @@ namespace {
 
 constexpr int kMoveColumns = 18;  // values bound per row of moves
 
-std::string opening_moves_text(const GameRecord& g) {
+// The moves' `field` (uci or san) separated by spaces; with `book_only`, the leading book
+// moves only (games.opening_moves).
+std::string joined(const GameRecord& g, std::string MoveRecord::*field, bool book_only = false) {
   std::string out;
   for (const auto& m : g.moves) {
-    if (!m.book) break;
+    if (book_only && !m.book) break;
     if (!out.empty()) out += ' ';
-    out += m.uci;
-  }
-  return out;
-}
-
-std::string moves_text(const GameRecord& g) {
-  std::string out;
-  for (const auto& m : g.moves) {
-    if (!out.empty()) out += ' ';
-    out += m.uci;
+    out += m.*field;
   }
   return out;
 }
@@ -36,7 +29,7 @@ std::string moves_text(const GameRecord& g) {
 void check_game(const Database& db, const GameRecord& g) {
   if (g.result == Result::None)
     throw StoreException(plain_error(ErrorKind::Invalid, db.path(),
-                                    "a game without a result (*) is not stored; it is replayed"));
+                                     "a game without a result (*) is not stored; it is replayed"));
 }
 
 constexpr const char* kGameColumns =
@@ -54,21 +47,11 @@ bool moves_in_game_row(const GameRecord& g) {
     if (m.book && !book) return false;
     book = m.book;
     if (m.eval != MoveEval{} || m.time_ms || m.clock_left_ms >= 0 || m.latency_ms ||
-        !m.lines.empty() ||
-        m.uci.find(' ') != std::string::npos || m.san.find(' ') != std::string::npos ||
-        m.uci.empty() || m.san.empty())
+        !m.lines.empty() || m.uci.find(' ') != std::string::npos ||
+        m.san.find(' ') != std::string::npos || m.uci.empty() || m.san.empty())
       return false;
   }
   return true;
-}
-
-std::string san_text(const GameRecord& g) {
-  std::string out;
-  for (const auto& m : g.moves) {
-    if (!out.empty()) out += ' ';
-    out += m.san;
-  }
-  return out;
 }
 
 }  // namespace
@@ -115,7 +98,7 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
       .bind(6, white)
       .bind(7, black)
       .bind(8, g.start_fen)
-      .bind(9, opening_moves_text(g))
+      .bind(9, joined(g, &MoveRecord::uci, true))
       .bind(10, g.opening_source)
       .bind(11, result_token(g.result))
       .bind(12, termination_name(g.termination))
@@ -136,7 +119,7 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
   // Imported games only (a content hash): a played game's moves carry its engines' figures.
   const bool in_row = content_hash && moves_in_game_row(g);
   if (in_row) {
-    gs.bind(21, moves_text(g)).bind(22, san_text(g));
+    gs.bind(21, joined(g, &MoveRecord::uci)).bind(22, joined(g, &MoveRecord::san));
   } else {
     gs.bind_null(21);
     gs.bind_null(22);
@@ -280,9 +263,9 @@ StoreOutcome GameWrites::store_game(const Claim& claim, const GameRecord& game,
         .bind(8, white_engine_id)
         .bind(9, black_engine_id)
         .bind(10, game.start_fen)
-        .bind(11, opening_moves_text(game))
+        .bind(11, joined(game, &MoveRecord::uci, true))
         .bind(12, game.opening_source)
-        .bind(13, moves_text(game))
+        .bind(13, joined(game, &MoveRecord::uci))
         .bind(14, result_token(game.result))
         .bind(15, termination_name(game.termination))
         .bind(16, game.reason)

@@ -55,7 +55,7 @@ std::optional<StoreError> check_file(const std::string& path, OpenMode mode) {
   // SQLite creates the -wal and -shm files (and the database itself) next to it.
   if (!writable(dir))
     return plain_error(ErrorKind::ReadOnly, path,
-                      "directory " + dir + " is read-only, cannot create or write the database");
+                       "directory " + dir + " is read-only, cannot create or write the database");
   return std::nullopt;
 }
 

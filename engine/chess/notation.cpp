@@ -304,13 +304,11 @@ std::expected<Move, std::string> read_san(const Position& pos, std::string_view 
     if (from_rank >= 0 && rank_of(m.from()) != from_rank) return;
     if (matches++ == 0) found = m;
   };
-  const std::optional<Bitboard> origins =
-      given ? std::nullopt : legal_origins(pos, pt, to);
+  const std::optional<Bitboard> origins = given ? std::nullopt : legal_origins(pos, pt, to);
   if (origins) {
     // The legal moves to `to` of that piece type, as the list below would have them: a
     // pawn's to the last rank are promotions only.
-    const bool last_rank =
-        pt == Pawn && rank_of(to) == (pos.side_to_move() == White ? 7 : 0);
+    const bool last_rank = pt == Pawn && rank_of(to) == (pos.side_to_move() == White ? 7 : 0);
     if (last_rank == (promo >= 0))
       for (Bitboard b = *origins; b;) {
         const Square from = pop_lsb(b);

@@ -194,15 +194,15 @@ class PgnImporter {
 
   // Whole games of the input, the first starting on line `first_line`: parsed and checked on
   // a thread of their own (two batches at once) while the batch before them is committed,
-  // then committed in one transaction each, in order. The games of every batch given are committed by finish() (or drain()).
+  // then committed in one transaction each, in order. The games of every batch given are committed
+  // by finish() (or drain()).
   void add(std::string text, int first_line) {
     // A small batch (the tests' and fuzzers' few bytes) is parsed here when it is collected:
     // a thread would cost more than it saves.
-    const auto policy = text.size() >= kThreadedBatchBytes ? std::launch::async
-                                                            : std::launch::deferred;
-    pending_.push_back(std::async(policy, [this, owned = std::move(text), first_line] {
-      return parse(owned, first_line);
-    }));
+    const auto policy =
+        text.size() >= kThreadedBatchBytes ? std::launch::async : std::launch::deferred;
+    pending_.push_back(std::async(
+        policy, [this, owned = std::move(text), first_line] { return parse(owned, first_line); }));
     if (pending_.size() > kParsedAhead) {
       Parsed ready = pending_.front().get();
       pending_.pop_front();
@@ -254,8 +254,8 @@ class PgnImporter {
       ++out.games;
       if (!*next) {
         const chess::PgnError& e = next->error();
-        note(e.line + lines_before, (e.move.empty() ? "" : ", move \"" + e.move + "\"") + ": " +
-                                        e.message + " (skipped)");
+        note(e.line + lines_before,
+             (e.move.empty() ? "" : ", move \"" + e.move + "\"") + ": " + e.message + " (skipped)");
         ++out.refused;
         continue;
       }
@@ -289,8 +289,8 @@ class PgnImporter {
   // the store's owner).
   void commit(Parsed parsed) {
     for (const Note& n : parsed.notes)
-      report_.messages.push_back(printable(n.head + ": game " +
-                                           std::to_string(committed_games_ + n.game) + n.tail));
+      report_.messages.push_back(
+          printable(n.head + ": game " + std::to_string(committed_games_ + n.game) + n.tail));
     committed_games_ += parsed.games;
     report_.refused += parsed.refused;
     report_.unfinished += parsed.unfinished;
@@ -363,7 +363,6 @@ class PgnImporter {
   // The batches being parsed, in input order; the last member, waited for first.
   std::deque<std::future<Parsed>> pending_;
 };
-
 
 std::string binary_error(const ImportOptions& opt, const TextPosition& p, unsigned char byte) {
   char hex[8];
