@@ -67,8 +67,16 @@ void Queries::read_stored_game(const Statement& st, StoredGame& game) const {
   game.moves_in_rows = st.is_null(18);
 }
 
-void Queries::read_row_moves(const Statement& st, StoredGame& game) const {
+void Queries::read_moves(const Statement& st, StoredGame& game) const {
   auto& r = game.record;
+  if (game.moves_in_rows) {
+    if (!select_moves_) select_moves_.emplace(core_.db, kMoveSelect);
+    Statement& ms = *select_moves_;
+    ms.reset();
+    ms.bind(1, game.id);
+    while (ms.step()) r.moves.push_back(read_move(ms));
+    return;
+  }
   // An imported game's moves from its own row: UCI and SAN lists of one length, the first
   // ones the book moves opening_moves lists.
   const std::string uci = st.text(18), san = st.text(19);
@@ -123,19 +131,10 @@ void Queries::for_each_game(const GameFilter& filter,
       std::string(kStoredGameSelect) + f.where + order_clause(filter) + limit_clause(filter, f),
       Rows::Many);
   st.bind_all(f.params);
-  if (with_moves && !select_moves_) select_moves_.emplace(core_.db, kMoveSelect);
   StoredGame game;
   while (st.step()) {
     read_stored_game(st, game);
-    if (with_moves) {
-      Statement& ms = *select_moves_;
-      ms.reset();
-      ms.bind(1, game.id);
-      if (game.moves_in_rows)
-        while (ms.step()) game.record.moves.push_back(read_move(ms));
-      else
-        read_row_moves(st, game);
-    }
+    if (with_moves) read_moves(st, game);
     callback(game);
   }
 }

@@ -73,11 +73,12 @@ class Queries {
   // (kStoredGameSelect's) into `game`, its moves cleared (a streamed game is reused).
   GameSummary read_summary(const Statement& st) const;
   void read_stored_game(const Statement& st, StoredGame& game) const;
-  // The moves of a game that keeps them in its row (!moves_in_rows), from the same row.
-  void read_row_moves(const Statement& st, StoredGame& game) const;
+  // The moves of the game `st` is on (read_stored_game's row): its rows of `moves`, or the
+  // lists in that row (imported games, !moves_in_rows).
+  void read_moves(const Statement& st, StoredGame& game) const;
 
   StoreCore& core_;
-  mutable std::optional<Statement> select_moves_;  // kMoveSelect, kept for export
+  mutable std::optional<Statement> select_moves_;  // kMoveSelect, kept for export and pages
 };
 
 }  // namespace knightly::db

@@ -190,12 +190,7 @@ std::optional<StoredGame> Queries::game(std::int64_t id) const {
   if (!st.step()) return std::nullopt;
   StoredGame game;
   read_stored_game(st, game);
-  Statement ms(core_.db, kMoveSelect);
-  ms.bind(1, id);
-  if (game.moves_in_rows)
-    while (ms.step()) game.record.moves.push_back(read_move(ms));
-  else
-    read_row_moves(st, game);
+  read_moves(st, game);
   return game;
 }
 

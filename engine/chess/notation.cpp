@@ -130,9 +130,6 @@ std::string san_body(const Position& pos, Move m, Bitboard others) {
   return s;
 }
 
-std::expected<Move, std::string> read_san(const Position& pos, std::string_view text,
-                                          const MoveList* given);
-
 }  // namespace
 
 std::string to_uci(Move m, bool chess960) {
@@ -205,15 +202,6 @@ std::string to_san_unmarked(const Position& pos, Move m, const MoveList& legal) 
       if (o.to() == to && o.kind() != Move::Castling && type_of(pos.piece_on(o.from())) == pt)
         others |= square_bb(o.from());
   return san_body(pos, m, others);
-}
-
-std::expected<Move, std::string> parse_san(const Position& pos, std::string_view text) {
-  return read_san(pos, text, nullptr);
-}
-
-std::expected<Move, std::string> parse_san(const Position& pos, std::string_view text,
-                                           const MoveList& legal) {
-  return read_san(pos, text, &legal);
 }
 
 namespace {
@@ -336,5 +324,14 @@ std::expected<Move, std::string> read_san(const Position& pos, std::string_view 
 }
 
 }  // namespace
+
+std::expected<Move, std::string> parse_san(const Position& pos, std::string_view text) {
+  return read_san(pos, text, nullptr);
+}
+
+std::expected<Move, std::string> parse_san(const Position& pos, std::string_view text,
+                                           const MoveList& legal) {
+  return read_san(pos, text, &legal);
+}
 
 }  // namespace knightly::chess

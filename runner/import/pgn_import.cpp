@@ -203,20 +203,12 @@ class PgnImporter {
         text.size() >= kThreadedBatchBytes ? std::launch::async : std::launch::deferred;
     pending_.push_back(std::async(
         policy, [this, owned = std::move(text), first_line] { return parse(owned, first_line); }));
-    if (pending_.size() > kParsedAhead) {
-      Parsed ready = pending_.front().get();
-      pending_.pop_front();
-      commit(std::move(ready));
-    }
+    if (pending_.size() > kParsedAhead) commit_oldest();
   }
 
-  // Commits the batch still being parsed, if any.
+  // Commits the batches still being parsed, if any.
   void drain() {
-    while (!pending_.empty()) {
-      Parsed ready = pending_.front().get();
-      pending_.pop_front();
-      commit(std::move(ready));
-    }
+    while (!pending_.empty()) commit_oldest();
   }
 
   int games() const { return committed_games_; }
@@ -283,6 +275,13 @@ class PgnImporter {
       out.candidates.push_back(std::move(c));
     }
     return out;
+  }
+
+  // The oldest batch given, once parsed, committed.
+  void commit_oldest() {
+    Parsed ready = pending_.front().get();
+    pending_.pop_front();
+    commit(std::move(ready));
   }
 
   // The new games of a parsed batch committed in one transaction (on the caller's thread,
