@@ -3,6 +3,9 @@
 #include <array>
 #include <utility>
 
+#include "engine/chess/pgn.h"
+#include "engine/chess/position.h"
+
 namespace knightly {
 
 namespace {
@@ -48,6 +51,20 @@ std::optional<Termination> parse_termination(std::string_view name) {
   for (const auto& [termination, text] : Terminations)
     if (name == text) return termination;
   return std::nullopt;
+}
+
+std::string plain_movetext(const GameRecord& game) {
+  chess::PgnGame text;
+  text.start_fen = game.start_fen.empty() ? std::string(chess::Position::StartFen) : game.start_fen;
+  text.moves.reserve(game.moves.size());
+  for (const MoveRecord& m : game.moves)
+    text.moves.push_back({m.move, m.san, m.book ? "book" : std::string()});
+  if (!game.reason.empty()) {
+    std::string& c = text.moves.empty() ? text.comment : text.moves.back().comment;
+    c += c.empty() ? game.reason : ", " + game.reason;
+  }
+  text.result = result_token(game.result);
+  return chess::write_pgn_movetext(text);
 }
 
 }  // namespace knightly

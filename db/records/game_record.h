@@ -94,4 +94,11 @@ struct GameRecord {
   std::string pgn;           // full PGN text of the game
 };
 
+// The movetext of a game whose moves carry nothing but the move and its book flag (an
+// imported game): each move's SAN, {book} after a book move, the reason in the last move's
+// comment (or before the first move), the result token, numbered from start_fen, ending in
+// "\n\n". It is what to_pgn (runner/match/game_pgn.h) writes after such a game's tags, so a
+// store may keep an imported game's tags alone and write its movetext when it is read.
+std::string plain_movetext(const GameRecord& game);
+
 }  // namespace knightly

@@ -36,7 +36,7 @@ constexpr const char* kGameColumns =
     "INSERT INTO games (tournament_id, round, pair, game_in_pair, schedule_index, white_id, "
     "black_id, opening_fen, opening_moves, opening_source, result, termination, reason, "
     "plies, started_at, duration_ms, time_control, pgn, content_hash, worker_id, moves_uci, "
-    "moves_san) ";
+    "moves_san, pgn_tags) ";
 
 // Whether an imported game's moves go in its own row (games.moves_uci, moves_san) rather
 // than a row of `moves` each: when they hold nothing but the move, and the book moves (the
@@ -61,14 +61,14 @@ GameWrites::~GameWrites() = default;
 
 std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecord& g,
                                      const GameId& id, std::int64_t white, std::int64_t black,
-                                     const std::string* content_hash, std::int64_t worker_id,
-                                     const Claim* claim) {
+                                     const std::string* content_hash, const std::string* pgn_tags,
+                                     std::int64_t worker_id, const Claim* claim) {
   std::optional<Statement>& slot = claim ? insert_claimed_game_ : insert_game_;
   if (!slot && !claim)
     slot.emplace(core_.db,
                  kGameColumns +
                      std::string("VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                                 "?, ?, ?, ?, ?, ?)") +
+                                 "?, ?, ?, ?, ?, ?, ?)") +
                      returning_id(core_.db.dialect()));
   if (!slot && claim)
     // Only while the claim is the pair's current attempt, whose row it locks (FOR UPDATE;
@@ -83,7 +83,7 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
                                  "CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), "
                                  "CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
                                  "CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), "
-                                 "CAST(? AS TEXT) "
+                                 "CAST(? AS TEXT), CAST(? AS TEXT) "
                                  "WHERE EXISTS (SELECT 1 FROM pairs WHERE tournament_id = ? AND "
                                  "round = ? AND pair = ? AND attempt = ? AND worker_id = ? AND "
                                  "state = 'leased' FOR UPDATE)") +
@@ -106,8 +106,7 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
       .bind(14, static_cast<std::int64_t>(g.moves.size()))
       .bind(15, g.start_time.empty() ? utc_now_iso() : g.start_time)
       .bind(16, g.duration_ms)
-      .bind(17, g.time_control)
-      .bind(18, g.pgn);
+      .bind(17, g.time_control);
   if (content_hash)
     gs.bind(19, *content_hash);
   else
@@ -124,12 +123,20 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
     gs.bind_null(21);
     gs.bind_null(22);
   }
+  // An imported game's PGN given as its tags: kept alone beside the lists (the movetext is
+  // written from them when read), else whole.
+  if (pgn_tags && in_row)
+    gs.bind(18, std::string()).bind(23, *pgn_tags);
+  else if (pgn_tags)
+    gs.bind(18, *pgn_tags + plain_movetext(g)).bind_null(23);
+  else
+    gs.bind(18, g.pgn).bind_null(23);
   if (claim)
-    gs.bind(23, claim->tournament_id)
-        .bind(24, claim->round)
-        .bind(25, claim->pair)
-        .bind(26, claim->attempt)
-        .bind(27, claim->worker_id);
+    gs.bind(24, claim->tournament_id)
+        .bind(25, claim->round)
+        .bind(26, claim->pair)
+        .bind(27, claim->attempt)
+        .bind(28, claim->worker_id);
   std::int64_t game_id = 0;
   try {
     game_id = gs.inserted_id();
@@ -208,8 +215,8 @@ std::int64_t GameWrites::insert_game(std::int64_t tournament_id, const GameRecor
   std::lock_guard lock(core_.mutex);
   check_game(core_.db, game);
   return core_.write(game_text(tournament_id, game.id), [&] {
-    return insert_rows(tournament_id, game, game.id, white_engine_id, black_engine_id, nullptr, 0,
-                       nullptr);
+    return insert_rows(tournament_id, game, game.id, white_engine_id, black_engine_id, nullptr,
+                       nullptr, 0, nullptr);
   });
 }
 
@@ -228,7 +235,7 @@ StoreOutcome GameWrites::store_game(const Claim& claim, const GameRecord& game,
     // locked; then the pair records the game, and is done (its lease released) when this was
     // its last one, all in this transaction. Two round trips on a server.
     if (insert_rows(claim.tournament_id, game, game.id, white_engine_id, black_engine_id, nullptr,
-                    claim.worker_id, &claim) != 0) {
+                    nullptr, claim.worker_id, &claim) != 0) {
       Statement up(core_.db, std::string("UPDATE pairs SET stored_mask = stored_mask | ?, "
                                          "state = CASE WHEN (stored_mask | ?) = ") +
                                  kFullMask +
@@ -323,7 +330,7 @@ std::vector<ImportOutcome> GameWrites::import_rows(std::int64_t tournament_id,
     }
     const GameId id{0, index / 2, index % 2, index};
     insert_rows(tournament_id, item.record, id, item.white_engine_id, item.black_engine_id, &hash,
-                0, nullptr);
+                item.pgn_tags.empty() ? nullptr : &item.pgn_tags, 0, nullptr);
     ++index;
     out.push_back(ImportOutcome::Inserted);
   }

@@ -29,6 +29,10 @@ struct ImportItem {
   // content_hash(record, dedup_key) when the caller computed it already (an importer does on
   // its parsing threads); "" to have import_games compute it.
   std::string content_hash{};
+  // When set (record.pgn left empty): the tag section of the game's PGN, whose movetext is
+  // plain_movetext(record). The row keeps the tags alone when the moves are lists in it (the
+  // text is written when read), else the whole text.
+  std::string pgn_tags{};
 };
 
 class GameWrites {
@@ -58,12 +62,13 @@ class GameWrites {
 
  private:
   // Inserts one game and its moves inside the caller's transaction; returns its row id.
-  // content_hash: imported games only (else nullptr); worker_id: 0 for none. With a claim,
+  // content_hash, pgn_tags: imported games only (else nullptr; see ImportItem); worker_id: 0
+  // for none. With a claim,
   // only while the claim is still its pair's current attempt (the pair's row is then locked
   // until the transaction ends); returns 0, inserting nothing, when it is not.
   std::int64_t insert_rows(std::int64_t tournament_id, const GameRecord& game, const GameId& id,
                            std::int64_t white, std::int64_t black, const std::string* content_hash,
-                           std::int64_t worker_id, const Claim* claim);
+                           const std::string* pgn_tags, std::int64_t worker_id, const Claim* claim);
   std::vector<ImportOutcome> import_rows(std::int64_t tournament_id,
                                          std::span<const ImportItem> games);
 

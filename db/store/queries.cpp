@@ -62,9 +62,15 @@ void Queries::read_stored_game(const Statement& st, StoredGame& game) const {
   r.start_time = st.text(14);
   r.duration_ms = st.int64(15);
   r.time_control = st.text(16);
-  r.pgn = st.text(17);
   r.moves.clear();
   game.moves_in_rows = st.is_null(18);
+  if (st.is_null(20)) {
+    r.pgn = st.text(17);
+    return;
+  }
+  // An imported game kept as its tags: the movetext written from the row's lists.
+  read_moves(st, game);
+  r.pgn = st.text(20) + plain_movetext(r);
 }
 
 void Queries::read_moves(const Statement& st, StoredGame& game) const {
@@ -78,7 +84,8 @@ void Queries::read_moves(const Statement& st, StoredGame& game) const {
     return;
   }
   // An imported game's moves from its own row: UCI and SAN lists of one length, the first
-  // ones the book moves opening_moves lists.
+  // ones the book moves opening_moves lists (read already when the PGN text needed them).
+  if (!r.moves.empty()) return;
   const std::string uci = st.text(18), san = st.text(19);
   std::size_t book = 0;
   for (std::size_t at = 0; at < game.opening_moves.size(); ++at)

@@ -44,7 +44,7 @@ inline constexpr const char* kStoredGameSelect =
     "SELECT g.id, g.tournament_id, g.round, g.pair, g.game_in_pair, g.schedule_index, "
     "g.white_id, g.black_id, g.opening_fen, g.opening_moves, g.opening_source, g.result, "
     "g.termination, g.reason, g.started_at, g.duration_ms, g.time_control, g.pgn, "
-    "g.moves_uci, g.moves_san FROM games g";
+    "g.moves_uci, g.moves_san, g.pgn_tags FROM games g";
 std::string join_lines(const std::vector<std::string>& lines);
 
 struct StoreCore {

@@ -233,8 +233,8 @@ std::string Store::integrity_check() const {
     while (st.step())
       if (st.text(0) != "ok") add(st.text(0));
   }
-  // What no constraint states: every game has exactly its plies as moves, and a pair marked
-  // done has all its games.
+  // What no constraint states: every game has exactly its plies as moves, a game kept as its
+  // PGN tags has lists to write the rest from, and a pair marked done has all its games.
   Statement moves(impl_->core.db,
                   "SELECT count(*) FROM games g WHERE g.plies <> CASE "
                   "WHEN g.moves_uci IS NULL THEN "
@@ -245,6 +245,13 @@ std::string Store::integrity_check() const {
                   "(SELECT 1 FROM moves m WHERE m.game_id = g.id))");
   if (moves.step() && moves.int64(0) > 0)
     add(std::to_string(moves.int64(0)) + " games whose moves are missing or extra");
+  // A game kept as its PGN tags has its moves as lists to write the movetext from.
+  Statement tags(impl_->core.db,
+                 "SELECT count(*) FROM games WHERE pgn_tags IS NOT NULL AND "
+                 "(moves_uci IS NULL OR moves_san IS NULL OR pgn <> '')");
+  if (tags.step() && tags.int64(0) > 0)
+    add(std::to_string(tags.int64(0)) +
+        " games kept as PGN tags without their moves as lists, or with a PGN text besides");
   Statement pairs(impl_->core.db,
                   "SELECT count(*) FROM pairs p WHERE p.state = 'done' AND p.games <> "
                   "(SELECT count(*) FROM games g WHERE g.tournament_id = p.tournament_id "

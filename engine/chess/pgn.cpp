@@ -434,16 +434,24 @@ std::string escape_pgn_tag(std::string_view value) {
 }
 
 std::string write_pgn(const PgnGame& game) {
+  return write_pgn_tags(game.tags) + write_pgn_movetext(game);
+}
+
+std::string write_pgn_tags(const std::vector<std::pair<std::string, std::string>>& tags) {
   std::string out;
-  for (const auto& [name, value] : game.tags) {
+  for (const auto& [name, value] : tags) {
     out += '[';
     out += name;
     out += " \"";
     out += escape_pgn_tag(value);
     out += "\"]\n";
   }
-  if (!game.tags.empty()) out += '\n';
+  if (!tags.empty()) out += '\n';
+  return out;
+}
 
+std::string write_pgn_movetext(const PgnGame& game) {
+  std::string out;
   // SAN is normally filled in; when it is not, it is computed by replaying the moves.
   std::optional<Position> replay;
   if (std::any_of(game.moves.begin(), game.moves.end(),

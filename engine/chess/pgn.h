@@ -82,8 +82,13 @@ class PgnReader {
 // start_fen's fullmove number and side ("12... Nc6" when Black starts or after a comment),
 // wrapped under 80 columns, comments in braces (braces inside become parentheses), and the
 // result token (game.result, "*" if it is not a valid result). Ends with "\n\n" so that games
-// concatenate into a file. An empty `san` is computed from `move`.
+// concatenate into a file. An empty `san` is computed from `move`. It is the two parts below,
+// one after the other.
 std::string write_pgn(const PgnGame& game);
+// The tag section: a line per tag, then a blank line ("" when there are no tags).
+std::string write_pgn_tags(const std::vector<std::pair<std::string, std::string>>& tags);
+// The movetext with its result token and the closing "\n\n" (game.tags are not read).
+std::string write_pgn_movetext(const PgnGame& game);
 std::string escape_pgn_tag(std::string_view value);
 
 }  // namespace knightly::chess

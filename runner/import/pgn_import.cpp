@@ -268,7 +268,7 @@ class PgnImporter {
         continue;
       }
       Candidate c;
-      c.item.record = record_of(g, result);
+      c.item.record = record_of(g, result, c.item.pgn_tags);
       c.item.dedup_key = dedup_key(g, c.item.record);
       c.item.content_hash = db::GameWrites::content_hash(c.item.record, c.item.dedup_key);
       c.event = g.tag("Event");

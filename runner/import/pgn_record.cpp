@@ -123,7 +123,7 @@ std::int64_t duration_of(const std::string& tag) {
 }  // namespace
 
 // A finished game as a record, its ending found from the comment, the tag or the position.
-GameRecord record_of(const chess::PgnGame& g, Result result) {
+GameRecord record_of(const chess::PgnGame& g, Result result, std::string& pgn_tags) {
   GameRecord r;
   r.result = result;
   r.white = pgn_name(g.tag("White"));
@@ -168,7 +168,7 @@ GameRecord record_of(const chess::PgnGame& g, Result result) {
   if (chess960) header.variant = "fischerandom";
   if (!r.time_control.empty())
     header.white_time_control = header.black_time_control = r.time_control;
-  r.pgn = to_pgn(r, header);
+  pgn_tags = pgn_tags_text(r, header);
   return r;
 }
 

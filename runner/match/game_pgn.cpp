@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "db/records/move_eval.h"
 #include "engine/chess/notation.h"
@@ -66,19 +68,21 @@ std::string move_comment(const MoveRecord& move, const PgnOptions& options) {
   if (move.book) return "book";
   const MoveEval& eval = move.eval;
   std::string out = eval_comment(eval, move.time_ms);
-  auto field = [&](bool wanted, const std::string& text) {
-    if (wanted) out += (out.empty() ? "" : ", ") + text;
+  // A field's text is built only when it is written (most games ask for none).
+  auto field = [&](const char* name, const std::string& value, const char* quote = "") {
+    if (!out.empty()) out += ", ";
+    out.append(name).append(quote).append(value).append(quote);
   };
   // fastchess's order; a field the record has no figure for is left out.
-  field(options.timeleft && move.clock_left_ms >= 0, "tl=" + seconds_text(move.clock_left_ms));
-  if (options.latency && move.latency_ms) field(true, "latency=" + seconds_text(*move.latency_ms));
-  field(options.nodes, "n=" + std::to_string(eval.nodes));
-  field(options.seldepth && eval.seldepth > 0, "sd=" + std::to_string(eval.seldepth));
-  if (options.nps && eval.nps) field(true, "nps=" + std::to_string(*eval.nps));
-  if (options.hashfull && eval.hashfull) field(true, "hashfull=" + std::to_string(*eval.hashfull));
-  if (options.tbhits && eval.tbhits) field(true, "tbhits=" + std::to_string(*eval.tbhits));
-  field(options.pv && !eval.pv.empty(), "pv=\"" + eval.pv + "\"");
-  for (const std::string& line : move.lines) field(true, "line=\"" + line + "\"");
+  if (options.timeleft && move.clock_left_ms >= 0) field("tl=", seconds_text(move.clock_left_ms));
+  if (options.latency && move.latency_ms) field("latency=", seconds_text(*move.latency_ms));
+  if (options.nodes) field("n=", std::to_string(eval.nodes));
+  if (options.seldepth && eval.seldepth > 0) field("sd=", std::to_string(eval.seldepth));
+  if (options.nps && eval.nps) field("nps=", std::to_string(*eval.nps));
+  if (options.hashfull && eval.hashfull) field("hashfull=", std::to_string(*eval.hashfull));
+  if (options.tbhits && eval.tbhits) field("tbhits=", std::to_string(*eval.tbhits));
+  if (options.pv && !eval.pv.empty()) field("pv=", eval.pv, "\"");
+  for (const std::string& line : move.lines) field("line=", line, "\"");
   return out;
 }
 
@@ -105,10 +109,18 @@ std::string format_duration(std::int64_t ms) {
   return buf;
 }
 
-std::string to_pgn(const GameRecord& record, const PgnHeader& header, const PgnOptions& options) {
-  chess::PgnGame game;
+namespace {
+
+using Tags = std::vector<std::pair<std::string, std::string>>;
+
+// The tags of a record's PGN in to_pgn's order: the Seven Tag Roster, Variant, SetUp/FEN
+// (`fen`: the record's start FEN is a position), then unless `min`: PlyCount (`plies`, the
+// moves written), the time controls, Termination, GameStartTime, GameDuration, Opening.
+Tags pgn_tags(const GameRecord& record, const PgnHeader& header, bool fen, std::size_t plies,
+              bool min) {
+  Tags tags;
   auto tag = [&](const char* name, std::string value) {
-    game.tags.emplace_back(name, value.empty() ? "?" : std::move(value));
+    tags.emplace_back(name, value.empty() ? "?" : std::move(value));
   };
   std::string date = "????.??.??";
   if (record.start_time.size() >= 10 && record.start_time[4] == '-' &&
@@ -116,27 +128,62 @@ std::string to_pgn(const GameRecord& record, const PgnHeader& header, const PgnO
     date = record.start_time.substr(0, 4) + "." + record.start_time.substr(5, 2) + "." +
            record.start_time.substr(8, 2);
   }
-  const char* result = result_token(record.result);
   tag("Event", header.event);
   tag("Site", header.site);
   tag("Date", date);
   tag("Round", header.round);
   tag("White", record.white);
   tag("Black", record.black);
-  tag("Result", result);
-
+  tag("Result", result_token(record.result));
   const bool variant = !header.variant.empty() && header.variant != "standard";
   if (variant) tag("Variant", header.variant);
+  if (fen) {
+    tag("SetUp", "1");
+    tag("FEN", record.start_fen);
+  } else if (variant && record.start_fen.empty()) {
+    tag("SetUp", "1");
+    tag("FEN", std::string(chess::Position::StartFen));
+  }
+  if (min) return tags;
+  tag("PlyCount", std::to_string(plies));
+  if (header.white_time_control == header.black_time_control) {
+    tag("TimeControl", header.white_time_control);
+  } else {
+    tag("WhiteTimeControl", header.white_time_control);
+    tag("BlackTimeControl", header.black_time_control);
+  }
+  // A finished game whose ending is not known (an imported game without a reason: a
+  // resignation, an agreed draw) gets no Termination tag, as cutechess writes such games;
+  // "unterminated" is for unfinished games only.
+  if (record.termination != Termination::None || record.result == Result::None)
+    tag("Termination", pgn_termination(record.termination));
+  if (!record.start_time.empty()) tag("GameStartTime", record.start_time);
+  tag("GameDuration", format_duration(record.duration_ms));
+  if (!record.opening_source.empty()) tag("Opening", record.opening_source);
+  return tags;
+}
+
+bool start_fen_is_position(const GameRecord& record) {
+  return !record.start_fen.empty() && chess::Position::from_fen(record.start_fen).has_value();
+}
+
+}  // namespace
+
+std::string pgn_tags_text(const GameRecord& record, const PgnHeader& header) {
+  return chess::write_pgn_tags(
+      pgn_tags(record, header, start_fen_is_position(record), record.moves.size(), false));
+}
+
+std::string to_pgn(const GameRecord& record, const PgnHeader& header, const PgnOptions& options) {
+  chess::PgnGame game;
+  const char* result = result_token(record.result);
   chess::Position pos;
+  bool fen = false;
   if (!record.start_fen.empty()) {
     if (auto p = chess::Position::from_fen(record.start_fen)) {
       pos = *p;
-      tag("SetUp", "1");
-      tag("FEN", record.start_fen);
+      fen = true;
     }
-  } else if (variant) {
-    tag("SetUp", "1");
-    tag("FEN", std::string(chess::Position::StartFen));
   }
   game.start_fen = pos.fen();
   // A record the match wrote holds each move and its SAN: nothing to replay. Records read
@@ -166,32 +213,14 @@ std::string to_pgn(const GameRecord& record, const PgnHeader& header, const PgnO
       game.moves[i].san = options.notation == PgnNotation::Uci ? m.uci : lan_text(m);
     }
   }
-  if (options.min) {
-    // The minimal form: the tags written so far (Seven Tag Roster, SetUp/FEN) and the moves.
-    game.result = result;
-    return chess::write_pgn(game);
-  }
-  if (!record.reason.empty()) {
+  // The minimal form: the Seven Tag Roster (and SetUp/FEN) and the moves.
+  game.tags = pgn_tags(record, header, fen, game.moves.size(), options.min);
+  game.result = result;
+  if (!options.min && !record.reason.empty()) {
     // cutechess: the reason joins the last move's comment, or stands alone before any move.
     std::string& c = game.moves.empty() ? game.comment : game.moves.back().comment;
     c += c.empty() ? record.reason : ", " + record.reason;
   }
-  tag("PlyCount", std::to_string(game.moves.size()));
-  if (header.white_time_control == header.black_time_control) {
-    tag("TimeControl", header.white_time_control);
-  } else {
-    tag("WhiteTimeControl", header.white_time_control);
-    tag("BlackTimeControl", header.black_time_control);
-  }
-  // A finished game whose ending is not known (an imported game without a reason: a
-  // resignation, an agreed draw) gets no Termination tag, as cutechess writes such games;
-  // "unterminated" is for unfinished games only.
-  if (record.termination != Termination::None || record.result == Result::None)
-    tag("Termination", pgn_termination(record.termination));
-  if (!record.start_time.empty()) tag("GameStartTime", record.start_time);
-  tag("GameDuration", format_duration(record.duration_ms));
-  if (!record.opening_source.empty()) tag("Opening", record.opening_source);
-  game.result = result;
   return chess::write_pgn(game);
 }
 

@@ -70,4 +70,9 @@ std::string format_duration(std::int64_t ms);
 std::string to_pgn(const GameRecord& record, const PgnHeader& header,
                    const PgnOptions& options = {});
 
+// The tag section to_pgn writes (default options), blank line included. For a game whose moves
+// carry nothing but the move and its book flag (an imported game), it and plain_movetext(record)
+// (db/records/game_record.h) are to_pgn's whole text, one after the other.
+std::string pgn_tags_text(const GameRecord& record, const PgnHeader& header);
+
 }  // namespace knightly::runner

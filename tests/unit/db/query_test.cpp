@@ -356,8 +356,67 @@ STORE_TEST("an imported game's moves are lists in its row, read back as they wen
   CHECK(one->record.moves[8].uci == items[0].record.moves[8].uci);
   CHECK((one->record.moves[1].book && !one->record.moves[2].book));
   CHECK(store.integrity_check() == "ok");
+  // Every game above kept its whole PGN text; none of them gave its tags alone.
+  CHECK(database.number("SELECT count(*) FROM games WHERE pgn_tags IS NOT NULL") == 0);
   // A list that disagrees with the ply count is found.
   database.exec("UPDATE games SET moves_uci = 'e2e4' WHERE schedule_index = 0");
   CHECK(store.integrity_check().find("1 games whose moves are missing or extra") !=
+        std::string::npos);
+}
+
+STORE_TEST("an imported game given as its PGN tags keeps them alone and reads back whole") {
+  Store store = database.open();
+  const auto t =
+      store.catalog().create_tournament({"imported", db::TournamentKind::Import, "", 0, ""}).id;
+  const auto a = store.catalog().upsert_engine({"A", "", "", "", "", "", false});
+  const auto b = store.catalog().upsert_engine({"B", "", "", "", "", "", false});
+  const auto plain = [](int index, int plies, int book) {
+    GameRecord g = test::synthetic_game(index, plies, "A", "B");
+    for (std::size_t i = 0; i < g.moves.size(); ++i) {
+      MoveRecord m;
+      m.uci = g.moves[i].uci;
+      m.san = g.moves[i].san;
+      m.book = static_cast<int>(i) < book;
+      g.moves[i] = m;
+    }
+    g.pgn.clear();
+    g.reason = "White mates";
+    return g;
+  };
+  const std::string tags = "[Event \"x\"]\n[Round \"1\"]\n\n";
+  std::vector<db::ImportItem> items = {{plain(0, 9, 2), a, b, "k0", "", tags},
+                                       {plain(1, 0, 0), a, b, "k1", "", tags},
+                                       // a book move after another's: rows, and the whole text
+                                       {plain(2, 5, 0), a, b, "k2", "", tags}};
+  items[2].record.moves[3].book = true;
+  REQUIRE(store.games().import_games(t, items) ==
+          std::vector<db::ImportOutcome>(3, db::ImportOutcome::Inserted));
+  // The two games whose moves are lists keep the tags alone and no PGN text.
+  CHECK(database.number("SELECT count(*) FROM games WHERE pgn_tags IS NOT NULL AND pgn = '' "
+                        "AND moves_san IS NOT NULL") == 2);
+  CHECK(database.value("SELECT pgn_tags FROM games WHERE schedule_index = 0") == tags);
+  CHECK(database.value("SELECT pgn FROM games WHERE schedule_index = 2") ==
+        tags + plain_movetext(items[2].record));
+  CHECK(database.number("SELECT count(*) FROM games WHERE schedule_index = 2 AND "
+                        "pgn_tags IS NULL") == 1);
+  // Every reader gets the whole text: tags, then the moves with their {book} and reason.
+  std::vector<std::string> texts;
+  store.queries().for_each_game(
+      {}, [&](const db::StoredGame& g) { texts.push_back(g.record.pgn); }, false);
+  REQUIRE(texts.size() == 3);
+  for (std::size_t i = 0; i < texts.size(); ++i)
+    CHECK(texts[i] == tags + plain_movetext(items[i].record));
+  CHECK(texts[0].find("N0 {book}") != std::string::npos);
+  CHECK(texts[0].find("{White mates} 1-0") != std::string::npos);
+  CHECK(texts[1] == tags + "{White mates} 1-0\n\n");
+  const auto id = database.number("SELECT id FROM games WHERE schedule_index = 0");
+  auto one = store.queries().game(id);
+  REQUIRE(one);
+  CHECK(one->record.pgn == texts[0]);
+  CHECK(one->record.moves.size() == 9);
+  CHECK(store.integrity_check() == "ok");
+  // Tags without lists to write the moves from are found.
+  database.exec("UPDATE games SET moves_san = NULL WHERE schedule_index = 0");
+  CHECK(store.integrity_check().find("1 games kept as PGN tags without their moves as lists") !=
         std::string::npos);
 }

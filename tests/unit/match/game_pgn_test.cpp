@@ -466,3 +466,64 @@ TEST_CASE("LAN text of special moves", "[match][pgn]") {
   CHECK(lan("e5d6", "exd6") == "e5xd6");
   CHECK(lan("g1f3", "Nf3") == "Ng1f3");
 }
+
+TEST_CASE("an imported game's tags and its plain movetext are to_pgn's whole text",
+          "[match][pgn]") {
+  // What an import stores for a game whose moves carry nothing but the move: the tags, the
+  // movetext written from the moves when it is read (db/records plain_movetext).
+  struct Case {
+    const char* movetext;
+    const char* fen;  // "" for the initial position
+    int book;         // the first moves marked {book}
+    const char* reason;
+    Result result;
+    Termination termination;
+  };
+  const Case cases[] = {
+      {"e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#", "", 2, "White mates", Result::WhiteWins,
+       Termination::Checkmate},
+      {"c5 Nf3 d6 d4 cxd4 Nxd4", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", 0,
+       "", Result::BlackWins, Termination::None},
+      {"", "", 0, "Draw by adjudication", Result::Draw, Termination::AdjudicationDraw},
+      {"d4 d5 c4 e6 Nc3 Nf6 Bg5 Be7 e3 O-O Nf3 h6 Bh4 b6 cxd5 Nxd5 Bxe7 Qxe7 Nxd5 exd5 Rc1 Be6 "
+       "Qa4 c5 Qa3 Rc8 Bb5 a6 dxc5 bxc5 O-O Ra7 Be2 Nd7 Nd4 Qf8 Nxe6 fxe6 e4 d4 f4 Qe7 e5 Rb8",
+       "", 6, "Draw by 3-fold repetition", Result::Draw, Termination::Repetition},
+  };
+  for (const Case& c : cases) {
+    INFO(c.movetext);
+    GameRecord r;
+    r.white = "white \"one\"";
+    r.black = "black";
+    r.start_fen = c.fen;
+    chess::Position pos = c.fen[0] ? *chess::Position::from_fen(c.fen) : chess::Position();
+    std::istringstream words(c.movetext);
+    for (std::string san; words >> san;) {
+      auto move = chess::parse_san(pos, san);
+      REQUIRE(move);
+      MoveRecord m;
+      m.move = *move;
+      m.uci = chess::to_uci(*move);
+      m.san = chess::to_san(pos, *move);
+      m.book = static_cast<int>(r.moves.size()) < c.book;
+      r.moves.push_back(m);
+      pos.do_move(*move);
+    }
+    r.reason = c.reason;
+    r.result = c.result;
+    r.termination = c.termination;
+    r.start_time = "2026-11-21T23:59:01Z";
+    r.duration_ms = 61'000;
+    r.opening_source = c.book ? "book.pgn:3" : "";
+    for (const char* variant : {"", "fischerandom"}) {
+      PgnHeader h;
+      h.event = "imported";
+      h.round = "7";
+      h.variant = variant;
+      h.white_time_control = h.black_time_control = "40/60";
+      const std::string whole = to_pgn(r, h);
+      CHECK(pgn_tags_text(r, h) + plain_movetext(r) == whole);
+      CHECK(whole.find("[Round \"7\"]\n") != std::string::npos);
+      CHECK(plain_movetext(r).find(result_token(r.result)) != std::string::npos);
+    }
+  }
+}
