@@ -138,9 +138,12 @@ std::string to_uci(Move m, bool chess960) {
   if (m.kind() == Move::Castling && !chess960 && file_of(m.from()) == 4 &&
       (file_of(to) == 0 || file_of(to) == 7))
     to = make_square(file_of(to) == 7 ? 6 : 2, rank_of(to));
-  std::string s = square_name(m.from()) + square_name(to);
-  if (m.kind() == Move::Promotion) s += "nbrq"[m.promotion() - Knight];
-  return s;
+  const Square from = m.from();
+  char text[5] = {char('a' + file_of(from)), char('1' + rank_of(from)), char('a' + file_of(to)),
+                  char('1' + rank_of(to)), 0};
+  if (m.kind() != Move::Promotion) return std::string(text, 4);
+  text[4] = "nbrq"[m.promotion() - Knight];
+  return std::string(text, 5);
 }
 
 std::expected<Move, std::string> parse_uci(const Position& pos, std::string_view text) {

@@ -83,6 +83,8 @@ class GameParser {
       game_.result = "*";
     }
     if (error_) return std::unexpected(std::move(*error_));
+    game_.end = position_.game_end();
+    game_.end_side = position_.side_to_move();
     return std::move(game_);
   }
 

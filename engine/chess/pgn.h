@@ -26,6 +26,10 @@ struct PgnGame {
   std::string comment;                                    // before the first move, or ""
   int line = 0;             // 1-based line of the input where the game starts
   bool terminated = false;  // its movetext ends with a termination marker (not cut off)
+  // What the position after the last move says by the rules, and who is to move there (the
+  // reader replayed the moves; an importer need not again).
+  GameEnd end = GameEnd::None;
+  Color end_side = White;
   std::string tag(std::string_view name) const;  // "" if absent
 };
 

@@ -37,7 +37,10 @@ Bitboard rank_span(Square a, Square b) {
 }  // namespace
 
 Position::Position() {
-  *this = *from_fen(StartFen);
+  // Parsed once; a copy keeps only the states it holds, so room for a game's is made again.
+  static const Position initial = *from_fen(StartFen);
+  *this = initial;
+  states_.reserve(256);
 }
 
 void Position::put_piece(Piece p, Square s) {

@@ -485,6 +485,7 @@ std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const
   const auto flush = [&](std::size_t cut) {
     // The batch takes the buffer; what follows the cut (part of a game) starts the next one.
     std::string batch = std::move(buffer);
+    buffer.reserve(opt.batch_bytes + kReadBlock);  // filled to a batch without growing
     buffer.assign(batch, cut);
     batch.resize(cut);
     const int first_line = line;

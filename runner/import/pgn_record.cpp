@@ -123,7 +123,7 @@ std::int64_t duration_of(const std::string& tag) {
 }  // namespace
 
 // A finished game as a record, its ending found from the comment, the tag or the position.
-GameRecord record_of(const chess::PgnGame& g, Result result, std::string& pgn_tags) {
+GameRecord record_of(chess::PgnGame& g, Result result, std::string& pgn_tags) {
   GameRecord r;
   r.result = result;
   r.white = pgn_name(g.tag("White"));
@@ -133,25 +133,21 @@ GameRecord record_of(const chess::PgnGame& g, Result result, std::string& pgn_ta
   const bool chess960 = is_chess960_tag(g.tag("Variant"));
   r.start_fen = normal_start_fen(g.start_fen);
   if (chess960 && r.start_fen.empty()) r.start_fen = std::string(chess::Position::StartFen);
-  chess::Position pos;
-  if (g.start_fen != chess::Position::StartFen)  // else the initial position, as constructed
-    if (auto p = chess::Position::from_fen(g.start_fen)) pos = *p;
-  r.moves.reserve(g.moves.size());
-  for (const auto& m : g.moves) {
-    MoveRecord mr;
+  r.moves.resize(g.moves.size());
+  for (std::size_t i = 0; i < g.moves.size(); ++i) {
+    chess::PgnMove& m = g.moves[i];
+    MoveRecord& mr = r.moves[i];
     mr.uci = chess::to_uci(m.move, chess960);
-    mr.san = m.san;
+    mr.san = std::move(m.san);
     mr.move = m.move;
     mr.book = m.comment == "book";
-    r.moves.push_back(std::move(mr));
-    pos.do_move(m.move);  // the reader replayed it: legal
   }
   r.reason = reason_from_comment(g.moves.empty() ? g.comment : g.moves.back().comment);
   r.termination = classify(r.reason, g.tag("Termination"), r.result);
   if (r.termination == Termination::None) {
     // No word on how it ended: the final position may say (mate, stalemate, a draw by rule),
     // when it agrees with the result.
-    auto over = rules_end(pos.game_end(), pos.side_to_move());
+    auto over = rules_end(g.end, g.end_side);
     if (over && over->result == r.result) {
       r.termination = over->termination;
       if (r.reason.empty()) r.reason = over->reason;

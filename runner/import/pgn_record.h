@@ -13,8 +13,8 @@ namespace knightly::runner::pgn_import {
 
 // The record of a finished game (`result` not None), its pgn left empty: its stored PGN is
 // `pgn_tags` (the tag section, set here) followed by plain_movetext(record), which is
-// to_pgn's text for it (db::ImportItem::pgn_tags).
-GameRecord record_of(const chess::PgnGame& g, Result result, std::string& pgn_tags);
+// to_pgn's text for it (db::ImportItem::pgn_tags). The moves' SAN is moved out of `g`.
+GameRecord record_of(chess::PgnGame& g, Result result, std::string& pgn_tags);
 // What identifies an imported game (its content hash input): tags, start time, moves.
 std::string dedup_key(const chess::PgnGame& g, const GameRecord& record);
 // What identifies one game wherever it came from: hashed the same way for a game Knightly
