@@ -102,6 +102,9 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite(const std::s
                                       options.mode == OpenMode::ReadOnly);
     if (!version) return std::unexpected(version.error());
     db.exec("PRAGMA foreign_keys = ON", "enabling foreign keys");
+    if (options.cache_bytes > 0)  // a negative size is KiB; a pragma takes no parameter
+      db.exec("PRAGMA cache_size = -" + std::to_string(options.cache_bytes / 1024),
+              "setting the page cache size");
     if (options.mode == OpenMode::ReadWrite) {
       // Switching a new file to WAL takes an exclusive lock; SQLite answers SQLITE_BUSY at once,
       // without its busy handler, while another process is creating the same file: retry.

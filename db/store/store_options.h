@@ -1,5 +1,6 @@
 #pragma once
 // How a Store is opened (Store::open).
+#include <cstdint>
 
 namespace knightly::db {
 
@@ -15,6 +16,11 @@ struct StoreOptions {
   // true: every commit is fsynced (survives power loss); false: WAL with synchronous=NORMAL
   // (survives a crashed or killed process, may lose the last commits on power loss).
   bool sync_every_commit = true;
+  // SQLite's page cache for this connection, in bytes; 0: SQLite's default (2 MB). A bulk
+  // writer (import) gives more, so that the index pages its random keys touch stay in memory
+  // instead of being read again and spilled mid-transaction. PostgreSQL: ignored (the
+  // server's cache).
+  std::int64_t cache_bytes = 0;
 };
 
 }  // namespace knightly::db

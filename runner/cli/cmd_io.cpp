@@ -9,8 +9,8 @@
 #include <iostream>
 
 #include "db/store/store.h"
-#include "runner/import/pgn_import.h"
 #include "runner/cli/subcommand.h"
+#include "runner/import/pgn_import.h"
 #include "runner/output/printable.h"
 #include "runner/run/run_options.h"
 
@@ -75,7 +75,11 @@ int cmd_import(Args& args) {
       return fail("import: cannot read '" + options.file + "': it is a directory, not a PGN file");
   }
 
-  auto store = db::Store::open(db);
+  // A 48 MB page cache: the content hash's index takes a random page per game, and past a
+  // few hundred thousand games those pages were read again and again (docs/schema.md).
+  db::StoreOptions store_options;
+  store_options.cache_bytes = std::int64_t{48} << 20;
+  auto store = db::Store::open(db, store_options);
   if (!store) return fail(store.error().message);
   try {
     auto report = import_pgn_file(*store, file, options);
