@@ -1,6 +1,7 @@
 // The `knightly query` aggregates over a small hand-made tournament whose answers are
 // worked out by hand in the comments, plus filters with hostile values and import de-dup,
 // on both backends.
+#include <array>
 #include <catch2/catch.hpp>
 
 #include "db/store/store.h"
@@ -68,6 +69,27 @@ GameFilter in_rr() {
   GameFilter f;
   f.tournaments = {"rr"};
   return f;
+}
+
+// An import tournament and engines A and B: their ids.
+std::array<std::int64_t, 3> import_setup(Store& store) {
+  return {store.catalog().create_tournament({"imported", db::TournamentKind::Import, "", 0, ""}).id,
+          store.catalog().upsert_engine({"A", "", "", "", "", "", false}),
+          store.catalog().upsert_engine({"B", "", "", "", "", "", false})};
+}
+
+// What a PGN file gives for a game: the move and, for the first `book` ones, "book"; every
+// third SAN marked as a check when `checks`.
+GameRecord plain_game(int index, int plies, int book, bool checks) {
+  GameRecord g = test::synthetic_game(index, plies, "A", "B");
+  for (std::size_t i = 0; i < g.moves.size(); ++i) {
+    MoveRecord m;
+    m.uci = g.moves[i].uci;
+    m.san = g.moves[i].san + (checks && i % 3 == 2 ? "+" : "");
+    m.book = static_cast<int>(i) < book;
+    g.moves[i] = m;
+  }
+  return g;
 }
 
 }  // namespace
@@ -262,10 +284,7 @@ STORE_TEST("a restarted tournament's name filter sees only the live one") {
 STORE_TEST("importing the same games twice adds nothing") {
   Store store = database.open();
   Store& s = store;
-  const auto t =
-      s.catalog().create_tournament({"imported", db::TournamentKind::Import, "", 0, ""}).id;
-  const auto a = s.catalog().upsert_engine({"A", "", "", "", "", "", false});
-  const auto b = s.catalog().upsert_engine({"B", "", "", "", "", "", false});
+  const auto [t, a, b] = import_setup(s);
   std::vector<db::ImportItem> items;
   for (int i = 0; i < 3; ++i) {
     auto g = test::synthetic_game(i, 10, i % 2 ? "B" : "A", i % 2 ? "A" : "B");
@@ -302,21 +321,9 @@ STORE_TEST("importing the same games twice adds nothing") {
 
 STORE_TEST("an imported game's moves are lists in its row, read back as they went in") {
   Store store = database.open();
-  const auto t =
-      store.catalog().create_tournament({"imported", db::TournamentKind::Import, "", 0, ""}).id;
-  const auto a = store.catalog().upsert_engine({"A", "", "", "", "", "", false});
-  const auto b = store.catalog().upsert_engine({"B", "", "", "", "", "", false});
-  // What a PGN file gives: the move and, for the first ones, "book".
+  const auto [t, a, b] = import_setup(store);
   const auto plain = [](int index, int plies, int book) {
-    GameRecord g = test::synthetic_game(index, plies, "A", "B");
-    for (std::size_t i = 0; i < g.moves.size(); ++i) {
-      MoveRecord m;
-      m.uci = g.moves[i].uci;
-      m.san = g.moves[i].san + (i % 3 == 2 ? "+" : "");
-      m.book = static_cast<int>(i) < book;
-      g.moves[i] = m;
-    }
-    return g;
+    return plain_game(index, plies, book, true);
   };
   std::vector<db::ImportItem> items = {{plain(0, 9, 2), a, b, "k0"},
                                        {plain(1, 0, 0), a, b, "k1"},
@@ -366,21 +373,10 @@ STORE_TEST("an imported game's moves are lists in its row, read back as they wen
 
 STORE_TEST("an imported game given as its PGN tags keeps them alone and reads back whole") {
   Store store = database.open();
-  const auto t =
-      store.catalog().create_tournament({"imported", db::TournamentKind::Import, "", 0, ""}).id;
-  const auto a = store.catalog().upsert_engine({"A", "", "", "", "", "", false});
-  const auto b = store.catalog().upsert_engine({"B", "", "", "", "", "", false});
+  const auto [t, a, b] = import_setup(store);
   const auto plain = [](int index, int plies, int book) {
-    GameRecord g = test::synthetic_game(index, plies, "A", "B");
-    for (std::size_t i = 0; i < g.moves.size(); ++i) {
-      MoveRecord m;
-      m.uci = g.moves[i].uci;
-      m.san = g.moves[i].san;
-      m.book = static_cast<int>(i) < book;
-      g.moves[i] = m;
-    }
+    GameRecord g = plain_game(index, plies, book, false);
     g.pgn.clear();
-    g.reason = "White mates";
     return g;
   };
   const std::string tags = "[Event \"x\"]\n[Round \"1\"]\n\n";
