@@ -153,7 +153,15 @@ GameRecord record_of(chess::PgnGame& g, Result result, std::string& pgn_tags) {
       if (r.reason.empty()) r.reason = over->reason;
     }
   }
-  r.time_control = g.tag("TimeControl");
+  // One TimeControl, or cutechess's WhiteTimeControl and BlackTimeControl when the sides'
+  // differ ("white / black" in the record, as the run stores such a game).
+  std::string white_tc = g.tag("TimeControl"), black_tc = white_tc;
+  if (white_tc.empty()) {
+    white_tc = g.tag("WhiteTimeControl");
+    black_tc = g.tag("BlackTimeControl");
+    if (white_tc.empty() != black_tc.empty()) white_tc = black_tc = "";  // one side alone: none
+  }
+  r.time_control = white_tc == black_tc ? white_tc : white_tc + " / " + black_tc;
   r.start_time = start_time_of(g);
   r.duration_ms = duration_of(g.tag("GameDuration"));
   r.opening_source = g.tag("Opening");
@@ -162,8 +170,10 @@ GameRecord record_of(chess::PgnGame& g, Result result, std::string& pgn_tags) {
   header.site = g.tag("Site").empty() ? "?" : g.tag("Site");
   header.round = g.tag("Round").empty() ? "?" : g.tag("Round");
   if (chess960) header.variant = "fischerandom";
-  if (!r.time_control.empty())
-    header.white_time_control = header.black_time_control = r.time_control;
+  if (!r.time_control.empty()) {
+    header.white_time_control = white_tc;
+    header.black_time_control = black_tc;
+  }
   pgn_tags = pgn_tags_text(r, header);
   return r;
 }

@@ -109,6 +109,35 @@ TEST_CASE("a resignation without a reason is exported without a Termination tag"
   CHECK(g.result == "0-1");
 }
 
+TEST_CASE("cutechess's time controls per side are kept and exported as they came",
+          "[cli][import]") {
+  db::Store store = memory_store();
+  const std::string moves = "1. e4 e5 2. Nf3 0-1";
+  auto r = import_pgn(
+      store,
+      game("1", moves, "0-1", "[WhiteTimeControl \"40/60\"]\n[BlackTimeControl \"10+0.1\"]\n"),
+      ImportOptions{"tc.pgn", ""});
+  REQUIRE(r);
+  REQUIRE(r->inserted == 1);
+  chess::PgnGame g = exported_game(store);
+  CHECK(g.tag("WhiteTimeControl") == "40/60");
+  CHECK(g.tag("BlackTimeControl") == "10+0.1");
+  CHECK(g.tag("TimeControl") == "");
+  std::string stored;
+  store.queries().for_each_game(
+      {}, [&](const db::StoredGame& s) { stored = s.record.time_control; }, false);
+  CHECK(stored == "40/60 / 10+0.1");  // as the run stores a game whose sides differ
+
+  // The same on both sides is one TimeControl tag.
+  db::Store same = memory_store();
+  REQUIRE(import_pgn(
+      same, game("1", moves, "0-1", "[WhiteTimeControl \"5+0\"]\n[BlackTimeControl \"5+0\"]\n"),
+      ImportOptions{"tc.pgn", ""}));
+  chess::PgnGame one = exported_game(same);
+  CHECK(one.tag("TimeControl") == "5+0");
+  CHECK(one.tag("WhiteTimeControl") == "");
+}
+
 TEST_CASE("a stalemate whose result says otherwise keeps the result and no rules ending",
           "[cli][import]") {
   db::Store store = memory_store();
