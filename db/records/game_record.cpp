@@ -53,16 +53,19 @@ std::optional<Termination> parse_termination(std::string_view name) {
   return std::nullopt;
 }
 
+void add_reason(chess::PgnGame& text, const std::string& reason) {
+  if (reason.empty()) return;
+  std::string& c = text.moves.empty() ? text.comment : text.moves.back().comment;
+  c += c.empty() ? reason : ", " + reason;
+}
+
 std::string plain_movetext(const GameRecord& game) {
   chess::PgnGame text;
   text.start_fen = game.start_fen.empty() ? std::string(chess::Position::StartFen) : game.start_fen;
   text.moves.reserve(game.moves.size());
   for (const MoveRecord& m : game.moves)
     text.moves.push_back({m.move, m.san, m.book ? "book" : std::string()});
-  if (!game.reason.empty()) {
-    std::string& c = text.moves.empty() ? text.comment : text.moves.back().comment;
-    c += c.empty() ? game.reason : ", " + game.reason;
-  }
+  add_reason(text, game.reason);
   text.result = result_token(game.result);
   return chess::write_pgn_movetext(text);
 }

@@ -94,6 +94,14 @@ struct GameRecord {
   std::string pgn;           // full PGN text of the game
 };
 
+namespace chess {
+struct PgnGame;
+}
+
+// cutechess's place for the reason a game ended: it joins the last move's comment (", "
+// between), or stands alone before any move. One rule for every PGN writer.
+void add_reason(chess::PgnGame& text, const std::string& reason);
+
 // The movetext of a game whose moves carry nothing but the move and its book flag (an
 // imported game): each move's SAN, {book} after a book move, the reason in the last move's
 // comment (or before the first move), the result token, numbered from start_fen, ending in

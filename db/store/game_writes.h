@@ -63,9 +63,9 @@ class GameWrites {
  private:
   // Inserts one game and its moves inside the caller's transaction; returns its row id.
   // content_hash, pgn_tags: imported games only (else nullptr; see ImportItem); worker_id: 0
-  // for none. With a claim,
-  // only while the claim is still its pair's current attempt (the pair's row is then locked
-  // until the transaction ends); returns 0, inserting nothing, when it is not.
+  // for none. With a claim, only while the claim is still its pair's current attempt (the
+  // pair's row is then locked until the transaction ends); returns 0, inserting nothing, when
+  // it is not.
   std::int64_t insert_rows(std::int64_t tournament_id, const GameRecord& game, const GameId& id,
                            std::int64_t white, std::int64_t black, const std::string* content_hash,
                            const std::string* pgn_tags, std::int64_t worker_id, const Claim* claim);

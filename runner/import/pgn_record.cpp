@@ -153,7 +153,7 @@ GameRecord record_of(chess::PgnGame& g, Result result, std::string& pgn_tags) {
       if (r.reason.empty()) r.reason = over->reason;
     }
   }
-  // One TimeControl, or cutechess's WhiteTimeControl and BlackTimeControl when the sides'
+  // One TimeControl, or cutechess's WhiteTimeControl and BlackTimeControl when the sides
   // differ ("white / black" in the record, as the run stores such a game).
   std::string white_tc = g.tag("TimeControl"), black_tc = white_tc;
   if (white_tc.empty()) {

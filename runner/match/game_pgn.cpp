@@ -213,14 +213,10 @@ std::string to_pgn(const GameRecord& record, const PgnHeader& header, const PgnO
       game.moves[i].san = options.notation == PgnNotation::Uci ? m.uci : lan_text(m);
     }
   }
-  // The minimal form: the Seven Tag Roster (and SetUp/FEN) and the moves.
+  // The minimal form: the Seven Tag Roster (and SetUp/FEN), the moves, no reason.
   game.tags = pgn_tags(record, header, fen, game.moves.size(), options.min);
   game.result = result;
-  if (!options.min && !record.reason.empty()) {
-    // cutechess: the reason joins the last move's comment, or stands alone before any move.
-    std::string& c = game.moves.empty() ? game.comment : game.moves.back().comment;
-    c += c.empty() ? record.reason : ", " + record.reason;
-  }
+  if (!options.min) add_reason(game, record.reason);
   return chess::write_pgn(game);
 }
 
