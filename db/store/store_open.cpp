@@ -80,8 +80,42 @@ std::string immutable_uri_if_needed(const std::string& path) {
   return uri + "?immutable=1";
 }
 
+// A process stopped in the middle of a write transaction in rollback-journal mode (a new file
+// being switched to WAL) leaves a hot journal next to the file, which a read-only connection
+// cannot roll back: SQLite answers SQLITE_READONLY_ROLLBACK to every read. Any writer rolls it
+// back on its first read, restoring the last committed state, which is all a reader would have
+// seen anyway: open the file once for writing to do that, when the user may write it.
+std::optional<StoreError> roll_back_unfinished_write(const std::string& path) {
+  const std::string journal = path + "-journal";
+  if (!writable(path) || !writable(parent_dir(path)))
+    return plain_error(ErrorKind::ReadOnly, path,
+                       "a process stopped in the middle of writing it and left " + journal +
+                           ", which only a process allowed to write the database can roll "
+                           "back: restore write access, then any knightly command reads it");
+  try {
+    Database writer(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, 5000);
+    writer.exec("SELECT count(*) FROM sqlite_master", "rolling back " + journal);
+  } catch (const StoreException& e) {
+    return e.error();
+  }
+  return std::nullopt;
+}
+
+std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite_once(
+    const std::string& path, const StoreOptions& options);
+
 std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite(const std::string& path,
                                                                     const StoreOptions& options) {
+  auto opened = open_sqlite_once(path, options);
+  if (opened || options.mode != OpenMode::ReadOnly ||
+      opened.error().sqlite_code != SQLITE_READONLY_ROLLBACK)
+    return opened;
+  if (auto err = roll_back_unfinished_write(path)) return std::unexpected(*err);
+  return open_sqlite_once(path, options);
+}
+
+std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite_once(
+    const std::string& path, const StoreOptions& options) {
   const bool memory = path == ":memory:";
   if (!memory)
     if (auto err = check_file(path, options.mode)) return std::unexpected(*err);

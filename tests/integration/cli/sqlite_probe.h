@@ -10,8 +10,13 @@ namespace knightly::test {
 
 class SqliteProbe {
  public:
-  explicit SqliteProbe(const std::string& path) {
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+  // Read-only, unless told a killed writer may have left a hot journal that must be rolled back
+  // first (SQLite answers "attempt to write a readonly database" to a read-only connection
+  // then): it is opened for writing as any SQLite client would, and only read.
+  enum class Mode { ReadOnly, AfterKill };
+  explicit SqliteProbe(const std::string& path, Mode mode = Mode::ReadOnly) {
+    const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
       // SQLite hands back a connection even when the open fails: close it, or it leaks.
       sqlite3_close(db_);
       throw std::runtime_error("cannot open " + path);

@@ -137,6 +137,46 @@ TEST_CASE("a read-only file gives a clear error when writing is needed and is un
   CHECK(snapshot(path) == before);
 }
 
+TEST_CASE("reading a file a writer left mid-transaction rolls it back, or names the journal") {
+  TempDir dir;
+  const std::string path = dir.file("k.db");
+  make_knightly_db(path, 100);
+  // A writer in rollback-journal mode (a new file is, until it is switched to WAL) that stops
+  // in the middle of a transaction, after some of its pages reached the file.
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, "PRAGMA journal_mode = DELETE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    sqlite3* w = nullptr;
+    sqlite3_open(path.c_str(), &w);
+    sqlite3_exec(w, "PRAGMA cache_size = 1; BEGIN; DELETE FROM moves; DELETE FROM games;", nullptr,
+                 nullptr, nullptr);
+    ::_exit(0);  // no COMMIT, no close: the journal stays behind, hot
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  REQUIRE(std::filesystem::exists(path + "-journal"));
+
+  db::StoreOptions options;
+  options.mode = OpenMode::ReadOnly;
+  ::chmod(path.c_str(), 0444);  // only a writer can roll it back
+  auto refused = Store::open(path, options);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().kind == ErrorKind::ReadOnly);
+  CHECK(refused.error().message.find(path + "-journal") != std::string::npos);
+  CHECK(refused.error().message.find("stopped in the middle of writing") != std::string::npos);
+
+  ::chmod(path.c_str(), 0644);
+  auto reader = Store::open(path, options);
+  REQUIRE(reader);
+  CHECK(reader->queries().count_games() == 100);  // the last committed state
+  CHECK(reader->integrity_check() == "ok");
+  CHECK_FALSE(std::filesystem::exists(path + "-journal"));
+}
+
 TEST_CASE("a read-only directory gives a clear error and creates nothing") {
   TempDir dir;
   const auto sub = dir.path() / "ro";
