@@ -203,13 +203,13 @@ TEST_CASE("ponder: Stockfish thinks on the opponent's time, each clock runs only
                         "-each",
                         "option.Hash=8",
                         "option.Move Overhead=100",
-                        "tc=4+0.2",
+                        "tc=3+0.15",
                         "-rounds",
                         "1",
                         "-games",
                         "2",
                         "-maxmoves",
-                        "30",
+                        "20",
                         "-pgnout",
                         "file=" + dir.file("p.pgn"),
                         "timeleft=true",
@@ -254,9 +254,9 @@ TEST_CASE("ponder: Stockfish thinks on the opponent's time, each clock runs only
           probe.rows("SELECT time_ms, clock_left_ms FROM moves WHERE game_id = " + game[0] +
                      " AND ply % 2 = " + std::to_string(1 - side) + " AND book = 0 ORDER BY ply");
       REQUIRE(moves.size() >= 5);
-      long long clock = 4000;
+      long long clock = 3000;
       for (const auto& m : moves) {
-        clock = clock - std::stoll(m[0]) + 200;
+        clock = clock - std::stoll(m[0]) + 150;
         CHECK(std::stoll(m[1]) == clock);
         CHECK(clock > 0);
       }

@@ -257,7 +257,7 @@ TEST_CASE("knightly play: fairymax, without setboard, gets book positions by edi
                           "2",
                           "-repeat",
                           "-maxmoves",
-                          "25",
+                          "12",  // a move fairymax thought legal elsewhere shows well before
                           "-openings",
                           "file=" + book,
                           "format=epd",

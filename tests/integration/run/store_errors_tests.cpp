@@ -89,7 +89,8 @@ bool no_crash(const std::string& err) {
 TEST_CASE("a database locked past the busy timeout stops the run with exit 2, then resumes",
           "[run][store-errors][locked]") {
   TempDir dir;
-  write_file(dir.file("t.toml"), config(100));
+  const int rounds = quick() ? 30 : 100;
+  write_file(dir.file("t.toml"), config(rounds));
   const std::string db = dir.file("t.db");
   std::vector<std::string> cmd = {
       knightly_binary(), "run",    dir.file("t.toml"), "--db", db, "--pgn",
@@ -127,7 +128,7 @@ TEST_CASE("a database locked past the busy timeout stops the run with exit 2, th
   auto again = run_process(cmd, 600);
   INFO(tail(again.out) << again.err);
   CHECK(again.exit_code == 0);
-  check_complete(db, 200);
+  check_complete(db, rounds * 2);
   CHECK(read_file(dir.file("t.pgn")) == exported(db));
 }
 

@@ -165,13 +165,14 @@ TEST_CASE("reading a file a writer left mid-transaction rolls it back, or names 
   ::chmod(path.c_str(), 0444);  // only a writer can roll it back
   auto refused = Store::open(path, options);
   REQUIRE_FALSE(refused);
+  INFO(refused.error().message << " (SQLite code " << refused.error().sqlite_code << ")");
   CHECK(refused.error().kind == ErrorKind::ReadOnly);
   CHECK(refused.error().message.find(path + "-journal") != std::string::npos);
   CHECK(refused.error().message.find("stopped in the middle of writing") != std::string::npos);
 
   ::chmod(path.c_str(), 0644);
   auto reader = Store::open(path, options);
-  REQUIRE(reader);
+  if (!reader) FAIL(reader.error().message);
   CHECK(reader->queries().count_games() == 100);  // the last committed state
   CHECK(reader->integrity_check() == "ok");
   CHECK_FALSE(std::filesystem::exists(path + "-journal"));
