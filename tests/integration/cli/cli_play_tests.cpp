@@ -37,10 +37,10 @@ TEST_CASE("every engine fault loses its game, the engine restarts, the match com
   for (const std::string& w :
        {std::string("-engine"), "cmd=" + mock_engine_binary(), std::string("name=steady"),
         std::string("arg=--seed"), std::string("arg=5"), std::string("-each"),
-        std::string("depth=1"), std::string("-rounds"), std::string("5"), std::string("-maxmoves"),
+        std::string("depth=1"), std::string("-rounds"), std::string("3"), std::string("-maxmoves"),
         std::string("20"), std::string("-recover"), std::string("-db"), dir.file("f.db"),
         // An engine that stops answering isready stalls after 2 s, not fastchess's 60 s (these
-        // options make it a fastchess line: -rounds 5 is five pairs).
+        // options make it a fastchess line: -rounds 3 is three pairs).
         std::string("-ping-ms"), std::string("2000"), std::string("-ucinewgame-ms"),
         std::string("2000"), std::string("-pgnout"), dir.file("f.pgn"),
         std::string("--stall-timeout"), std::string("0.5")})
@@ -48,9 +48,9 @@ TEST_CASE("every engine fault loses its game, the engine restarts, the match com
   auto r = run_process(cmd, 300);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out.find("Finished game 10 ") != std::string::npos);
+  CHECK(r.out.find("Finished game 6 ") != std::string::npos);
   SqliteProbe db(dir.file("f.db"));
-  CHECK(db.count("SELECT count(*) FROM games") == 10);
+  CHECK(db.count("SELECT count(*) FROM games") == 6);
   // Reasons name the side as cutechess does ("Black's connection stalls", "White makes an
   // illegal move: a1b1"); the side named is always the faulty engine, and it lost.
   auto rows = db.rows(
@@ -73,7 +73,7 @@ TEST_CASE("every engine fault loses its game, the engine restarts, the match com
     CHECK(row[3] == (white ? "0-1" : "1-0"));
   }
   CHECK(faults >= 1);
-  check_with_pgn_extract(dir.file("f.pgn"), 10);
+  check_with_pgn_extract(dir.file("f.pgn"), 6);
   check_pgn_matches_db(dir.file("f.pgn"), dir.file("f.db"));
 }
 
