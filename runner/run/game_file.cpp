@@ -104,7 +104,8 @@ std::string read_small(int fd) {
 }  // namespace
 
 std::expected<OutputClaim, std::string> OutputClaim::take(const std::string& path,
-                                                          const std::string& owner) {
+                                                          const std::string& owner,
+                                                          const std::string& named_by) {
   const std::string marker = path + ".writer";
   Fd fd(::open(marker.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
   if (fd.get() < 0)
@@ -131,7 +132,8 @@ std::expected<OutputClaim, std::string> OutputClaim::take(const std::string& pat
   const std::string name = newline == std::string::npos ? "" : holder.substr(newline + 1);
   return std::unexpected(path + " is being written by tournament '" + name + "' (database " + db +
                          "), which is running: one file has one writer; give this run another "
-                         "file (--pgn, -pgnout, [output] pgn)");
+                         "file (" +
+                         named_by + ")");
 }
 
 OutputClaim::OutputClaim(OutputClaim&& other) noexcept : fd_(other.fd_) {

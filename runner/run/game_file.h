@@ -37,9 +37,11 @@ namespace knightly::runner {
 // that dies lets go of its claim with it (the lock is the kernel's).
 class OutputClaim {
  public:
-  // `owner`: what identifies the tournament ("DATABASE\nNAME").
+  // `owner`: what identifies the tournament ("DATABASE\nNAME"); `named_by`: the options
+  // that name this kind of file, for the refusal ("--pgn, -pgnout, [output] pgn").
   static std::expected<OutputClaim, std::string> take(const std::string& path,
-                                                      const std::string& owner);
+                                                      const std::string& owner,
+                                                      const std::string& named_by);
   OutputClaim(OutputClaim&& other) noexcept;
   OutputClaim& operator=(OutputClaim&& other) noexcept;
   OutputClaim(const OutputClaim&) = delete;

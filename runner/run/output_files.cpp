@@ -33,7 +33,10 @@ std::expected<void, std::string> OutputFiles::claim(const db::Store& store) {
       store.is_postgres() ? store.path()
                           : std::filesystem::weakly_canonical(store.path(), ec).string();
   for (const GameFile& file : files_) {
-    auto claim = OutputClaim::take(file.path(), db_identity + "\n" + config_.tournament.name);
+    // files_ holds the PGN file first, when there is one, then the EPD file.
+    const bool epd = &file == &files_.back() && !config_.output.epd.empty();
+    auto claim = OutputClaim::take(file.path(), db_identity + "\n" + config_.tournament.name,
+                                   epd ? "-epdout, [output] epd" : "--pgn, -pgnout, [output] pgn");
     if (!claim) return std::unexpected(claim.error());
     claims_.push_back(std::move(*claim));
   }

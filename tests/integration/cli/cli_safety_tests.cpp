@@ -125,6 +125,7 @@ TEST_CASE("a second tournament naming a PGN file in use is refused by name", "[c
     CHECK(second.exit_code == 2);
     CHECK(second.err.find(pgn + " is being written by tournament 'first' (database " +
                           dir.file("a.db") + ")") != std::string::npos);
+    CHECK(second.err.find("another file (--pgn, -pgnout, [output] pgn)") != std::string::npos);
   }
   // A play command line too.
   auto play =
@@ -134,6 +135,16 @@ TEST_CASE("a second tournament naming a PGN file in use is refused by name", "[c
                   60);
   CHECK(play.exit_code == 2);
   CHECK(play.err.find("is being written by tournament 'first'") != std::string::npos);
+  // Its EPD output naming the file: the refusal names the options that name that file.
+  auto epd =
+      run_process({knightly_binary(), "play", "-engine", "builtin=a", "option.Search=random",
+                   "depth=1", "-engine", "builtin=b", "option.Search=random", "depth=1", "-games",
+                   "2", "-db", dir.file("d.db"), "-pgnout", dir.file("d.pgn"), "-epdout", pgn},
+                  60);
+  INFO(epd.err);
+  CHECK(epd.exit_code == 2);
+  CHECK(epd.err.find(pgn + " is being written by tournament 'first'") != std::string::npos);
+  CHECK(epd.err.find("another file (-epdout, [output] epd)") != std::string::npos);
   // A second worker of the same tournament shares it: it plays (until the stop), exit 3.
   const pid_t helper = spawn_background({knightly_binary(), "run", dir.file("a.toml"), "--db",
                                          dir.file("a.db"), "--pgn", pgn, "--quiet"},
