@@ -54,9 +54,9 @@ function makeFaults(dir) {
   const db = path.join(dir, 'faults.db');
   t.run([knightly, 'play', '-engine', 'cmd=' + mock, 'name=crasher', 'args=--seed 1 --crash-on-go 3',
          '-engine', 'cmd=' + mock, 'name=cheat', 'args=--seed 2 --illegal-move',
-         '-engine', 'cmd=' + mock, 'name=slow', 'args=--seed 3 --delay 3000',
+         '-engine', 'cmd=' + mock, 'name=slow', 'args=--seed 3 --delay 1500',
          '-engine', 'cmd=' + mock, 'name=steady', 'args=--seed 4',
-         '-each', 'tc=2+0.01', '-rounds', '1', '-games', '2', '-maxmoves', '15', '-recover', '-db', db]);
+         '-each', 'tc=1+0.01', '-rounds', '1', '-games', '2', '-maxmoves', '15', '-recover', '-db', db]);
   return db;
 }
 
