@@ -367,7 +367,9 @@ TEST_CASE("knightly stop --all ends every worker after its game, and the tests s
   auto idle2 = lab.work();
   REQUIRE(idle1.wait_while_running(
       [&] { return idle1.out().find("Waiting for a test") != std::string::npos; }));
-  REQUIRE(lab.knightly({"submit", lab.toml("long", "dev", 400), "--db", lab.db.target, "--cache",
+  // Enough games that the workers are still playing when they look for the stop (every 2 s
+  // at most): 400 depth-2 games could all be over by then on a fast machine.
+  REQUIRE(lab.knightly({"submit", lab.toml("long", "dev", 4000), "--db", lab.db.target, "--cache",
                         lab.cache})
               .exit_code == 0);
   // Both take it; once games are stored, every worker is told to stop.
@@ -383,7 +385,7 @@ TEST_CASE("knightly stop --all ends every worker after its game, and the tests s
     CHECK(w->out().find("knightly stop --all: this worker stops.") != std::string::npos);
   }
   const long long played = lab.db.count("SELECT count(*) FROM games");
-  CHECK(played < 400);
+  CHECK(played < 4000);
   CHECK(lab.tests()["long"]["state"].text == "running");
   // A worker started after the stop plays on.
   auto later = lab.work();
