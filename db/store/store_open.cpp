@@ -61,12 +61,14 @@ std::optional<StoreError> check_file(const std::string& path, OpenMode mode) {
 
 // A reader needs the -shm file next to a WAL database; in a directory it cannot write, with
 // no writer around (none can create its -wal there either), SQLite reads the file as
-// immutable instead. Returns the URI for that case, "" otherwise.
+// immutable instead. Returns the URI for that case, "" otherwise. Not with a -journal beside
+// it: immutable, SQLite would read the pages a stopped writer left half-written.
 std::string immutable_uri_if_needed(const std::string& path) {
   std::error_code ec;
   const std::string dir = parent_dir(path);
-  if (::access(dir.c_str(), W_OK) == 0) return "";
-  if (fs::exists(path + "-wal", ec) || fs::exists(path + "-shm", ec)) return "";
+  if (writable(dir)) return "";  // (mode bits too, as for a writer: see writable)
+  for (const char* beside : {"-wal", "-shm", "-journal"})
+    if (fs::exists(path + beside, ec)) return "";
   std::string uri = "file:";
   for (char c : fs::absolute(path, ec).string()) {
     if (c == '%' || c == '?' || c == '#') {

@@ -139,7 +139,9 @@ TEST_CASE("a read-only file gives a clear error when writing is needed and is un
 
 TEST_CASE("reading a file a writer left mid-transaction rolls it back, or names the journal") {
   TempDir dir;
-  const std::string path = dir.file("k.db");
+  const auto sub = dir.path() / "d";
+  std::filesystem::create_directory(sub);
+  const std::string path = (sub / "k.db").string();
   make_knightly_db(path, 100);
   // A writer in rollback-journal mode (a new file is, until it is switched to WAL) that stops
   // in the middle of a transaction, after some of its pages reached the file.
@@ -162,20 +164,35 @@ TEST_CASE("reading a file a writer left mid-transaction rolls it back, or names 
 
   db::StoreOptions options;
   options.mode = OpenMode::ReadOnly;
-  ::chmod(path.c_str(), 0444);  // only a writer can roll it back
-  auto refused = Store::open(path, options);
-  REQUIRE_FALSE(refused);
-  INFO(refused.error().message << " (SQLite code " << refused.error().sqlite_code << ")");
-  CHECK(refused.error().kind == ErrorKind::ReadOnly);
-  CHECK(refused.error().message.find(path + "-journal") != std::string::npos);
-  CHECK(refused.error().message.find("stopped in the middle of writing") != std::string::npos);
+  // Only a writer can roll it back: a read-only file, or a read-only directory (where a reader
+  // that finds no -wal or -shm reads the file as immutable, which would see the half-written
+  // pages), is refused naming the journal.
+  for (const auto& [file, mode] : {std::pair{path, 0444}, std::pair{sub.string(), 0555}}) {
+    ::chmod(file.c_str(), mode);
+    auto refused = Store::open(path, options);
+    REQUIRE_FALSE(refused);
+    INFO(refused.error().message << " (SQLite code " << refused.error().sqlite_code << ")");
+    CHECK(refused.error().kind == ErrorKind::ReadOnly);
+    CHECK(refused.error().message.find(path + "-journal") != std::string::npos);
+    CHECK(refused.error().message.find("stopped in the middle of writing") != std::string::npos);
+    ::chmod(file.c_str(), mode == 0444 ? 0644 : 0755);
+  }
 
-  ::chmod(path.c_str(), 0644);
+  {
+    auto reader = Store::open(path, options);
+    if (!reader) FAIL(reader.error().message);
+    CHECK(reader->queries().count_games() == 100);  // the last committed state
+    CHECK(reader->integrity_check() == "ok");
+    CHECK_FALSE(std::filesystem::exists(path + "-journal"));
+  }
+  // Rolled back, the file reads in a read-only directory too (as immutable: nothing created).
+  ::chmod(sub.c_str(), 0555);
   auto reader = Store::open(path, options);
   if (!reader) FAIL(reader.error().message);
-  CHECK(reader->queries().count_games() == 100);  // the last committed state
-  CHECK(reader->integrity_check() == "ok");
-  CHECK_FALSE(std::filesystem::exists(path + "-journal"));
+  CHECK(reader->queries().count_games() == 100);
+  CHECK(std::distance(std::filesystem::directory_iterator(sub),
+                      std::filesystem::directory_iterator()) == 1);
+  ::chmod(sub.c_str(), 0755);
 }
 
 TEST_CASE("a read-only directory gives a clear error and creates nothing") {
