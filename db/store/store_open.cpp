@@ -87,7 +87,7 @@ std::string immutable_uri_if_needed(const std::string& path) {
 // cannot roll back: SQLite answers SQLITE_READONLY_ROLLBACK to every read. Any writer rolls it
 // back on its first read, restoring the last committed state, which is all a reader would have
 // seen anyway: open the file once for writing to do that, when the user may write it.
-std::optional<StoreError> roll_back_unfinished_write(const std::string& path) {
+std::optional<StoreError> roll_back_unfinished_write(const std::string& path, int busy_timeout_ms) {
   const std::string journal = path + "-journal";
   if (!writable(path) || !writable(parent_dir(path)))
     return plain_error(ErrorKind::ReadOnly, path,
@@ -95,25 +95,12 @@ std::optional<StoreError> roll_back_unfinished_write(const std::string& path) {
                            ", which only a process allowed to write the database can roll "
                            "back: restore write access, then any knightly command reads it");
   try {
-    Database writer(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, 5000);
+    Database writer(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, busy_timeout_ms);
     writer.exec("SELECT count(*) FROM sqlite_master", "rolling back " + journal);
   } catch (const StoreException& e) {
     return e.error();
   }
   return std::nullopt;
-}
-
-std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite_once(
-    const std::string& path, const StoreOptions& options);
-
-std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite(const std::string& path,
-                                                                    const StoreOptions& options) {
-  auto opened = open_sqlite_once(path, options);
-  if (opened || options.mode != OpenMode::ReadOnly ||
-      opened.error().sqlite_code != SQLITE_READONLY_ROLLBACK)
-    return opened;
-  if (auto err = roll_back_unfinished_write(path)) return std::unexpected(*err);
-  return open_sqlite_once(path, options);
 }
 
 std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite_once(
@@ -173,6 +160,17 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite_once(
       err.message = "database " + path + ": not a knightly database (not an SQLite file)";
     return std::unexpected(err);
   }
+}
+
+std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite(const std::string& path,
+                                                                    const StoreOptions& options) {
+  auto opened = open_sqlite_once(path, options);
+  if (opened || options.mode != OpenMode::ReadOnly ||
+      opened.error().sqlite_code != SQLITE_READONLY_ROLLBACK)
+    return opened;
+  if (auto err = roll_back_unfinished_write(path, options.busy_timeout_ms))
+    return std::unexpected(*err);
+  return open_sqlite_once(path, options);
 }
 
 std::expected<std::unique_ptr<Store::Impl>, StoreError> open_postgres(const std::string& url,

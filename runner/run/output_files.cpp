@@ -33,10 +33,9 @@ std::expected<void, std::string> OutputFiles::claim(const db::Store& store) {
       store.is_postgres() ? store.path()
                           : std::filesystem::weakly_canonical(store.path(), ec).string();
   for (const GameFile& file : files_) {
-    // files_ holds the PGN file first, when there is one, then the EPD file.
-    const bool epd = &file == &files_.back() && !config_.output.epd.empty();
+    const bool pgn = file.path() == config_.output.pgn;
     auto claim = OutputClaim::take(file.path(), db_identity + "\n" + config_.tournament.name,
-                                   epd ? "-epdout, [output] epd" : "--pgn, -pgnout, [output] pgn");
+                                   pgn ? "--pgn, -pgnout, [output] pgn" : "-epdout, [output] epd");
     if (!claim) return std::unexpected(claim.error());
     claims_.push_back(std::move(*claim));
   }
