@@ -220,70 +220,100 @@ std::int64_t GameWrites::insert_game(std::int64_t tournament_id, const GameRecor
   });
 }
 
-StoreOutcome GameWrites::store_game(const Claim& claim, const GameRecord& game,
-                                    std::int64_t white_engine_id, std::int64_t black_engine_id) {
-  std::lock_guard lock(core_.mutex);
+std::string GameWrites::check_claimed(const Claim& claim, const GameRecord& game) const {
   check_game(core_.db, game);
-  const std::string what = game_text(claim.tournament_id, game.id);
+  std::string what = game_text(claim.tournament_id, game.id);
   if (game.id.round != claim.round || game.id.pair != claim.pair || game.id.game_in_pair < 0 ||
       game.id.game_in_pair >= claim.games)
     throw StoreException(describe_error(ErrorKind::Invalid, core_.db.path(), what,
                                         "the game is not part of the claimed " + pair_text(claim)));
-  const std::int64_t bit = std::int64_t{1} << game.id.game_in_pair;
-  return core_.write(what, [&] {
-    // Inserted only while the claim is still the pair's current attempt, with the pair's row
-    // locked; then the pair records the game, and is done (its lease released) when this was
-    // its last one, all in this transaction. Two round trips on a server.
-    if (insert_rows(claim.tournament_id, game, game.id, white_engine_id, black_engine_id, nullptr,
-                    nullptr, claim.worker_id, &claim) != 0) {
-      Statement up(core_.db, std::string("UPDATE pairs SET stored_mask = stored_mask | ?, "
-                                         "state = CASE WHEN (stored_mask | ?) = ") +
-                                 kFullMask +
-                                 " THEN 'done' ELSE state END, "
-                                 "lease_until_ms = CASE WHEN (stored_mask | ?) = " +
-                                 kFullMask +
-                                 " THEN NULL ELSE lease_until_ms END "
-                                 "WHERE tournament_id = ? AND round = ? AND pair = ?");
-      up.bind(1, bit)
-          .bind(2, bit)
-          .bind(3, bit)
-          .bind(4, claim.tournament_id)
-          .bind(5, claim.round)
-          .bind(6, claim.pair)
-          .run();
-      return StoreOutcome::Stored;
-    }
-    // The lease was taken over: keep the result for the record, counted nowhere.
-    Statement st(core_.db,
-                 "INSERT INTO superseded_games (tournament_id, round, pair, game_in_pair, "
-                 "schedule_index, worker_id, attempt, white_id, black_id, opening_fen, "
-                 "opening_moves, opening_source, moves, result, termination, reason, plies, "
-                 "started_at, duration_ms, time_control, pgn) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    st.bind(1, claim.tournament_id)
-        .bind(2, game.id.round)
-        .bind(3, game.id.pair)
-        .bind(4, game.id.game_in_pair)
-        .bind(5, game.id.index)
-        .bind(6, claim.worker_id)
-        .bind(7, claim.attempt)
-        .bind(8, white_engine_id)
-        .bind(9, black_engine_id)
-        .bind(10, game.start_fen)
-        .bind(11, joined(game, &MoveRecord::uci, true))
-        .bind(12, game.opening_source)
-        .bind(13, joined(game, &MoveRecord::uci))
-        .bind(14, result_token(game.result))
-        .bind(15, termination_name(game.termination))
-        .bind(16, game.reason)
-        .bind(17, static_cast<std::int64_t>(game.moves.size()))
-        .bind(18, game.start_time.empty() ? utc_now_iso() : game.start_time)
-        .bind(19, game.duration_ms)
-        .bind(20, game.time_control)
-        .bind(21, game.pgn)
-        .run();
-    return StoreOutcome::Superseded;
+  return what;
+}
+
+StoreOutcome GameWrites::store_game(const Claim& claim, const GameRecord& game,
+                                    std::int64_t white_engine_id, std::int64_t black_engine_id) {
+  std::lock_guard lock(core_.mutex);
+  const std::string what = check_claimed(claim, game);
+  return core_.write(what,
+                     [&] { return store_claimed(claim, game, white_engine_id, black_engine_id); });
+}
+
+std::vector<StoreOutcome> GameWrites::store_games(std::span<const ClaimedGame> games) {
+  std::lock_guard lock(core_.mutex);
+  for (const ClaimedGame& g : games) check_claimed(*g.claim, *g.game);
+  if (games.size() == 1)
+    return {core_.write(game_text(games[0].claim->tournament_id, games[0].game->id), [&] {
+      return store_claimed(*games[0].claim, *games[0].game, games[0].white_engine_id,
+                           games[0].black_engine_id);
+    })};
+  return core_.write("storing " + std::to_string(games.size()) + " games", [&] {
+    std::vector<StoreOutcome> out;
+    out.reserve(games.size());
+    for (const ClaimedGame& g : games)
+      out.push_back(store_claimed(*g.claim, *g.game, g.white_engine_id, g.black_engine_id));
+    return out;
   });
+}
+
+StoreOutcome GameWrites::store_claimed(const Claim& claim, const GameRecord& game,
+                                       std::int64_t white_engine_id, std::int64_t black_engine_id) {
+  // Inserted only while the claim is still the pair's current attempt, with the pair's row
+  // locked; then the pair records the game, and is done (its lease released) when this was
+  // its last one, all in this transaction. Two round trips on a server.
+  if (insert_rows(claim.tournament_id, game, game.id, white_engine_id, black_engine_id, nullptr,
+                  nullptr, claim.worker_id, &claim) != 0) {
+    if (!record_in_pair_)
+      record_in_pair_.emplace(core_.db,
+                              std::string("UPDATE pairs SET stored_mask = stored_mask | ?, "
+                                          "state = CASE WHEN (stored_mask | ?) = ") +
+                                  kFullMask +
+                                  " THEN 'done' ELSE state END, "
+                                  "lease_until_ms = CASE WHEN (stored_mask | ?) = " +
+                                  kFullMask +
+                                  " THEN NULL ELSE lease_until_ms END "
+                                  "WHERE tournament_id = ? AND round = ? AND pair = ?");
+    const std::int64_t bit = std::int64_t{1} << game.id.game_in_pair;
+    Statement& up = *record_in_pair_;
+    up.reset();
+    up.bind(1, bit)
+        .bind(2, bit)
+        .bind(3, bit)
+        .bind(4, claim.tournament_id)
+        .bind(5, claim.round)
+        .bind(6, claim.pair)
+        .run();
+    return StoreOutcome::Stored;
+  }
+  // The lease was taken over: keep the result for the record, counted nowhere.
+  Statement st(core_.db,
+               "INSERT INTO superseded_games (tournament_id, round, pair, game_in_pair, "
+               "schedule_index, worker_id, attempt, white_id, black_id, opening_fen, "
+               "opening_moves, opening_source, moves, result, termination, reason, plies, "
+               "started_at, duration_ms, time_control, pgn) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  st.bind(1, claim.tournament_id)
+      .bind(2, game.id.round)
+      .bind(3, game.id.pair)
+      .bind(4, game.id.game_in_pair)
+      .bind(5, game.id.index)
+      .bind(6, claim.worker_id)
+      .bind(7, claim.attempt)
+      .bind(8, white_engine_id)
+      .bind(9, black_engine_id)
+      .bind(10, game.start_fen)
+      .bind(11, joined(game, &MoveRecord::uci, true))
+      .bind(12, game.opening_source)
+      .bind(13, joined(game, &MoveRecord::uci))
+      .bind(14, result_token(game.result))
+      .bind(15, termination_name(game.termination))
+      .bind(16, game.reason)
+      .bind(17, static_cast<std::int64_t>(game.moves.size()))
+      .bind(18, game.start_time.empty() ? utc_now_iso() : game.start_time)
+      .bind(19, game.duration_ms)
+      .bind(20, game.time_control)
+      .bind(21, game.pgn)
+      .run();
+  return StoreOutcome::Superseded;
 }
 
 std::string GameWrites::content_hash(const GameRecord& g, std::string_view dedup_key) {

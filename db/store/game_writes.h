@@ -52,6 +52,16 @@ class GameWrites {
   // game of the pair also releases the claim (the pair is done) in the same transaction.
   StoreOutcome store_game(const Claim& claim, const GameRecord& game, std::int64_t white_engine_id,
                           std::int64_t black_engine_id);
+  // Several finished games of claimed pairs, each as store_game() would store it, all in one
+  // committed transaction: short games stored together cost one commit (its pages written
+  // once) instead of one each. Nothing is stored when it throws.
+  struct ClaimedGame {
+    const Claim* claim = nullptr;
+    const GameRecord* game = nullptr;
+    std::int64_t white_engine_id = 0;
+    std::int64_t black_engine_id = 0;
+  };
+  std::vector<StoreOutcome> store_games(std::span<const ClaimedGame> games);
 
   // --- import
   // Inserts the games not already in the database (same content hash), all in one
@@ -71,11 +81,17 @@ class GameWrites {
                            const std::string* pgn_tags, std::int64_t worker_id, const Claim* claim);
   std::vector<ImportOutcome> import_rows(std::int64_t tournament_id,
                                          std::span<const ImportItem> games);
+  // store_game()'s checks, before any transaction; "storing game ..." for messages.
+  std::string check_claimed(const Claim& claim, const GameRecord& game) const;
+  // store_game() inside the caller's transaction.
+  StoreOutcome store_claimed(const Claim& claim, const GameRecord& game, std::int64_t white,
+                             std::int64_t black);
 
   StoreCore& core_;
   // Prepared once and reused: the per-game hot path.
   std::optional<Statement> insert_game_;
   std::optional<Statement> insert_claimed_game_;  // only under the claim's current attempt
+  std::optional<Statement> record_in_pair_;       // the pair's stored_mask, and done
   // insert_moves_[n] inserts n moves in one statement: a game's moves go in blocks of
   // kMoveBlock and one statement for the rest (a 60-ply game: 2 statements, one round trip
   // each on a server). Prepared when first needed.

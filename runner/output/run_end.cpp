@@ -168,6 +168,11 @@ void print_perf_stats(std::ostream& out, const RunSummary& summary) {
                 double(ru.ru_utime.tv_sec) + double(ru.ru_utime.tv_usec) / 1e6,
                 double(ru.ru_stime.tv_sec) + double(ru.ru_stime.tv_usec) / 1e6);
   out << buf;
+  if (summary.store_transactions > 0) {
+    std::snprintf(buf, sizeof buf, "Stores: %d games in %d transactions (%.1f games each)\n", games,
+                  summary.store_transactions, double(games) / summary.store_transactions);
+    out << buf;
+  }
   if (const auto first = first_go()) {
     std::snprintf(buf, sizeof buf,
                   "Start-up: first go %.3f s after the process started, own CPU by then %.3f s\n",

@@ -71,8 +71,9 @@ void ClaimLoop::game_thread() noexcept {
       return;
     }
   }
+  Held held;
   try {
-    claim_and_play(players);
+    claim_and_play(players, held);
   } catch (const db::StoreException& e) {
     out_.events.fail(Failure::Store, e.what());
   } catch (const std::exception& e) {
@@ -82,7 +83,21 @@ void ClaimLoop::game_thread() noexcept {
   }
 }
 
-void ClaimLoop::claim_and_play(PlayerPool& players) {
+void ClaimLoop::claim_and_play(PlayerPool& players, Held& held) {
+  try {
+    claim_and_play_held(players, held);
+  } catch (...) {
+    // The games finished before the failure are stored when the store still takes them.
+    try {
+      store_held(held);
+    } catch (...) {
+    }
+    throw;
+  }
+  store_held(held);
+}
+
+void ClaimLoop::claim_and_play_held(PlayerPool& players, Held& held) {
   int busy = 0;  // claims in a row that found every free pair in play
   while (!out_.stop.stopping()) {
     auto r = out_.store.work().claim_pair(
@@ -90,8 +105,9 @@ void ClaimLoop::claim_and_play(PlayerPool& players) {
         out_.tune ? std::optional<int>(out_.tune->window()) : std::nullopt);
     if (r.status == db::ClaimStatus::Claimed && r.claim) {
       busy = 0;
-      play_pair(players, *r.claim);
+      play_pair(players, *r.claim, held);
     } else if (r.status == db::ClaimStatus::Busy) {
+      store_held(held);
       // Every free pair is in play: one may be given back or expire, or the last ones be
       // stored by other workers (the run is then over). A queue's worker goes to another
       // test instead when one wants it.
@@ -106,9 +122,11 @@ void ClaimLoop::claim_and_play(PlayerPool& players) {
       }
       wait_for_work(busy++);
     } else if (r.status == db::ClaimStatus::Exhausted) {
+      store_held(held);
       out_.decider.exhausted();
       break;
     } else {
+      store_held(held);
       if (out_.decider.not_running()) wait_for_work(8);
       if (out_.stop.stopping()) break;
     }
@@ -140,29 +158,33 @@ void ClaimLoop::unhold(int index) {
   if (auto it = held_.find(index); it != held_.end()) held_.erase(it);
 }
 
-void ClaimLoop::play_pair(PlayerPool& players, const db::Claim& claim) {
+void ClaimLoop::play_pair(PlayerPool& players, const db::Claim& claim, Held& held) {
   // A tune's pair is played by its iteration's values: players made for others are replaced.
   if (out_.tune) players.use(out_.tune->engines(out_.store, claim.round, in_.config.engines));
   const std::vector<int> todo = hold(claim);
-  std::size_t next = 0;
-  bool ours = true;  // false once another worker has the pair (or the store cannot be used)
+  std::size_t next = 0;  // todo[next] on are not played; store_held unholds the played ones
+  bool ours = true;      // false once another worker has the pair (or the store cannot be used)
   try {
-    for (; next < todo.size() && !out_.stop.stopping(); ++next) {
+    while (next < todo.size() && !out_.stop.stopping()) {
       const int index = todo[next];
-      auto record = play_one(players, index, claim);
+      auto record = play_one(players, index, claim, held);
       if (!record) break;
-      const Kept kept = store(claim, index, *record);
-      if (kept != Kept::Stored) {
+      ++next;
+      const bool wait = may_hold(*record, held);
+      if (held.games.empty()) held.since = SteadyClock::now();
+      held.games.push_back({claim, index, std::move(*record)});
+      if (wait) continue;
+      if (store_held(held, &claim) != Kept::Stored) {
         ours = false;
-        if (kept == Kept::Superseded) ++next;
         break;
       }
-      stored(*record, index);
       if (out_.tune && index == claim.schedule_index + claim.games - 1)
         out_.tune->pair_done(out_.store);
     }
-    // A pair left unfinished (the run stops) is given back at once for anyone to play.
-    if (ours && next < todo.size() && !out_.events.store_failed())
+    // A pair left unfinished (the run stops) is given back at once for anyone to play, once
+    // its games played here are stored.
+    if (ours && next < todo.size() && !out_.events.store_failed() &&
+        store_held(held, &claim) == Kept::Stored)
       out_.store.work().release_claim(claim);
   } catch (...) {
     for (std::size_t i = next; i < todo.size(); ++i) unhold(todo[i]);
@@ -173,23 +195,107 @@ void ClaimLoop::play_pair(PlayerPool& players, const db::Claim& claim) {
   out_.events.wake();
 }
 
-ClaimLoop::Kept ClaimLoop::store(const db::Claim& claim, int index, const GameRecord& record) {
-  const ScheduledGame& sg = in_.schedule.at(std::size_t(index));
-  db::StoreOutcome outcome;
-  try {
-    const auto white = out_.versions.id(sg.white), black = out_.versions.id(sg.black);
-    out_.decider.will_store(sg);
-    outcome = out_.store.games().store_game(claim, record, white, black);
-  } catch (const db::StoreException& e) {
-    out_.decider.not_stored(sg);
+bool ClaimLoop::may_hold(const GameRecord& record, const Held& held) const {
+  // A tune's iteration needs its pair stored before the next one reads the values. On
+  // PostgreSQL a game's id is drawn when it is inserted, not when it is committed, and a
+  // decision's standings are of the first games by id ("after N games"): a longer transaction
+  // would let more games of lower ids commit after another worker read them.
+  if (out_.tune || out_.stop.stopping() || out_.store.is_postgres()) return false;
+  // A game the run acts on as soon as it is stored is not kept: an SPRT may end the run with
+  // any game, and without -recover an engine's crash or stall ends it; games played on after
+  // it would be stored after the decision.
+  if (out_.decider.sprt() || record.termination == Termination::Disconnect ||
+      record.termination == Termination::Stall)
+    return false;
+  if (record.duration_ms >= kShortGame.count() || held.games.size() + 1 >= kHoldMost) return false;
+  return held.games.empty() || SteadyClock::now() - held.since < kHoldFor;
+}
+
+ClaimLoop::Kept ClaimLoop::store_held(Held& held, const db::Claim* claim) {
+  if (held.games.empty()) return Kept::Stored;
+  std::vector<Held::Game> games = std::move(held.games);
+  held.games.clear();
+  const std::size_t n = games.size();
+  std::vector<Kept> kept(n, Kept::Failed);
+  std::vector<db::GameWrites::ClaimedGame> items;
+  items.reserve(n);
+  // The first failure ends the run; the message names its game, and the games not stored
+  // after it.
+  const auto failed = [&](std::size_t i, const std::string& error, bool rest_too = true) {
+    const ScheduledGame& sg = in_.schedule.at(std::size_t(games[i].index));
+    std::string text = game_label(sg, in_.config) + " of '" + in_.config.tournament.name +
+                       "' could not be stored: " + error;
+    if (rest_too && n - i > 1)
+      text += " (nor " + std::to_string(n - i - 1) + " more finished game" +
+              (n - i > 2 ? "s" : "") + " after it: they are played again on resume)";
     // The store fails: the lease runs out on its own, nothing to give back.
-    out_.events.fail(Failure::Store, game_label(sg, in_.config) + " of '" +
-                                         in_.config.tournament.name +
-                                         "' could not be stored: " + e.what());
-    return Kept::Failed;
+    out_.events.fail(Failure::Store, text);
+  };
+  std::size_t done = 0;  // games[0, done) have an outcome
+  const auto counted_transaction = [this] {
+    std::lock_guard lock(out_.events.mutex());
+    ++played_.store_transactions;
+  };
+  try {
+    for (const Held::Game& g : games) {
+      const ScheduledGame& sg = in_.schedule.at(std::size_t(g.index));
+      items.push_back(
+          {&g.claim, &g.record, out_.versions.id(sg.white), out_.versions.id(sg.black)});
+    }
+    for (const Held::Game& g : games)
+      out_.decider.will_store(in_.schedule.at(std::size_t(g.index)));
+    try {
+      const auto outcomes = out_.store.games().store_games(items);
+      for (std::size_t i = 0; i < n; ++i)
+        kept[i] = outcomes[i] == db::StoreOutcome::Superseded ? Kept::Superseded : Kept::Stored;
+      done = n;
+      counted_transaction();
+    } catch (const db::StoreException& e) {
+      // One game the store refuses (already stored, not the claim's) costs only itself: the
+      // others go in one by one. A store that cannot be used is not tried again.
+      const bool this_game =
+          e.kind() == db::ErrorKind::Conflict || e.kind() == db::ErrorKind::Invalid;
+      if (n == 1 || !this_game) {
+        failed(0, e.what());
+      } else {
+        for (; done < n; ++done) {
+          try {
+            const auto one = out_.store.games().store_games(std::span(&items[done], 1));
+            kept[done] = one[0] == db::StoreOutcome::Superseded ? Kept::Superseded : Kept::Stored;
+            counted_transaction();
+          } catch (const db::StoreException& e1) {
+            const bool alone =
+                e1.kind() == db::ErrorKind::Conflict || e1.kind() == db::ErrorKind::Invalid;
+            failed(done, e1.what(), !alone);
+            if (!alone) break;
+          }
+        }
+      }
+    }
+  } catch (const db::StoreException& e) {
+    // The engines' versions could not be registered.
+    failed(0, e.what());
   }
-  unhold(index);
-  if (outcome != db::StoreOutcome::Superseded) return Kept::Stored;
+  Kept mine = Kept::Stored;
+  for (std::size_t i = 0; i < n; ++i) {
+    const ScheduledGame& sg = in_.schedule.at(std::size_t(games[i].index));
+    unhold(games[i].index);
+    if (kept[i] == Kept::Stored)
+      stored(games[i].record, games[i].index);
+    else if (kept[i] == Kept::Superseded)
+      superseded(sg);
+    else
+      out_.decider.not_stored(sg);
+    if (claim && kept[i] != Kept::Stored && mine == Kept::Stored &&
+        games[i].claim.tournament_id == claim->tournament_id &&
+        games[i].claim.round == claim->round && games[i].claim.pair == claim->pair &&
+        games[i].claim.attempt == claim->attempt)
+      mine = kept[i];
+  }
+  return mine;
+}
+
+void ClaimLoop::superseded(const ScheduledGame& sg) {
   out_.decider.not_stored(sg);
   std::lock_guard lock(out_.events.mutex());
   ++played_.superseded;
@@ -197,7 +303,6 @@ ClaimLoop::Kept ClaimLoop::store(const db::Claim& claim, int index, const GameRe
                                     " ended after this worker's lease on its pair ran out; "
                                     "another worker has the pair, so the game is kept aside, "
                                     "not counted");
-  return Kept::Superseded;
 }
 
 void ClaimLoop::stored(const GameRecord& record, int index) {
@@ -260,7 +365,7 @@ std::optional<Game> ClaimLoop::make_game(const ScheduledGame& sg) {
 }
 
 std::optional<GameRecord> ClaimLoop::play_one(PlayerPool& players, int index,
-                                              const db::Claim& claim) {
+                                              const db::Claim& claim, Held& held) {
   const ScheduledGame& sg = in_.schedule.at(std::size_t(index));
   auto game = make_game(sg);
   if (!game) return std::nullopt;
@@ -283,7 +388,7 @@ std::optional<GameRecord> ClaimLoop::play_one(PlayerPool& players, int index,
   info.start_time = db::utc_now_iso();
   const auto t0 = SteadyClock::now();
   DriverStats game_stats;
-  play(*game, players, sg, claim, in_.options.perf_stats ? &game_stats : nullptr);
+  play(*game, players, sg, claim, in_.options.perf_stats ? &game_stats : nullptr, held);
   after_game(*game, players, sg);
   info.duration_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - t0).count();
@@ -298,7 +403,7 @@ std::optional<GameRecord> ClaimLoop::play_one(PlayerPool& players, int index,
 }
 
 void ClaimLoop::play(Game& game, PlayerPool& players, const ScheduledGame& sg,
-                     const db::Claim& claim, DriverStats* stats) {
+                     const db::Claim& claim, DriverStats* stats, Held& held) {
   // Whoever watches (knightly serve) sees the game's position, recorded about once a second,
   // the first time a second into the game: a game over sooner is never written twice (its
   // position and then itself), which made short games take the write lock twice each and
@@ -306,9 +411,11 @@ void ClaimLoop::play(Game& game, PlayerPool& players, const ScheduledGame& sg,
   // that fails is reported when the game is stored.
   SteadyClock::time_point last_position = SteadyClock::now();
   auto on_move = [&](const Game& g) {
+    const auto now = SteadyClock::now();
+    // The short games before this longer one are not kept waiting for it.
+    if (!held.games.empty() && now - held.since >= kHoldFor) store_held(held);
     // Not while the run stops: a failing store would make each move wait for it.
     if (out_.stop.stopping()) return;
-    const auto now = SteadyClock::now();
     if (now - last_position < std::chrono::seconds(1)) return;
     last_position = now;
     try {

@@ -4,7 +4,15 @@
 // the store does not hold yet with its own PlayerPool, stores each as it ends (the last one
 // releases the pair), hands it to the output files and the Decider, and claims again until the
 // run stops or no pair is left. A pair the run stops in is given back at once for anyone.
+//
+// Short games are stored together (SQLite): a thread keeps the games it finished in under
+// kShortGame for up to kHoldFor (at most kHoldMost of them) and stores them in one transaction,
+// so a run of millisecond games pays one commit per batch rather than one per game. A game is
+// reported (progress, output files, the Decider) only once it is stored, so a kill loses no
+// game reported finished; a game held is stored before the thread waits, claims nothing more,
+// gives its pair back or ends, and before a longer game that follows it has run kHoldFor.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <regex>
@@ -58,10 +66,15 @@ struct PlayedHere {
   bool moved_on = false;                 // options.other_work said to go to another test
   std::uint64_t plies = 0;               // --perf-stats
   std::vector<std::int64_t> latency_ns;  // --perf-stats
+  int store_transactions = 0;            // in which the games were stored (--perf-stats)
 };
 
 class ClaimLoop {
  public:
+  static constexpr std::chrono::milliseconds kShortGame{20};
+  static constexpr std::chrono::milliseconds kHoldFor{50};
+  static constexpr std::size_t kHoldMost = 64;
+
   ClaimLoop(const GameInputs& in, const GameSinks& out);
 
   // Plays until the run stops or no pair is left; the game threads are gone when it returns.
@@ -72,25 +85,46 @@ class ClaimLoop {
   const std::vector<EngineFailure>& engine_failures() const { return starts_.failures(); }
 
  private:
+  enum class Kept { Stored, Superseded, Failed };
+  // A game thread's finished games not stored yet (short ones, stored together).
+  struct Held {
+    struct Game {
+      db::Claim claim;
+      int index = 0;
+      GameRecord record;
+    };
+    std::vector<Game> games;
+    std::chrono::steady_clock::time_point since;  // when the first of them was held
+  };
+
   void game_thread() noexcept;
-  void claim_and_play(PlayerPool& players);
+  // Claims and plays until the run stops; the games it holds are stored when it ends, even
+  // by an exception.
+  void claim_and_play(PlayerPool& players, Held& held);
+  void claim_and_play_held(PlayerPool& players, Held& held);
   // Waits for a pair to be given back or to expire; `waited`: the waits before this one in a row.
   void wait_for_work(int waited);
-  void play_pair(PlayerPool& players, const db::Claim& claim);
+  void play_pair(PlayerPool& players, const db::Claim& claim, Held& held);
+  // Whether a game just finished may wait in `held` for the next ones.
+  bool may_hold(const GameRecord& record, const Held& held) const;
+  // Stores the held games (one transaction), reports each; what became of the games of
+  // `claim` among them (Stored when all were stored, or none was held).
+  Kept store_held(Held& held, const db::Claim* claim = nullptr);
   // The games of `claim` the store does not hold, marked as held by this process.
   std::vector<int> hold(const db::Claim& claim);
   void unhold(int index);
-  enum class Kept { Stored, Superseded, Failed };
-  Kept store(const db::Claim& claim, int index, const GameRecord& record);
+  // A game the store did not take: its lease lost (kept aside) or its store failed.
+  void superseded(const ScheduledGame& sg);
   void stored(const GameRecord& record, int index);
   // The stored game to the summary, the observer, the log and the output files (the run's lock
   // held, the counts including it).
   void report_stored(const ScheduledGame& sg, const GameRecord& record, int index);
 
-  std::optional<GameRecord> play_one(PlayerPool& players, int index, const db::Claim& claim);
+  std::optional<GameRecord> play_one(PlayerPool& players, int index, const db::Claim& claim,
+                                     Held& held);
   std::optional<Game> make_game(const ScheduledGame& sg);
   void play(Game& game, PlayerPool& players, const ScheduledGame& sg, const db::Claim& claim,
-            DriverStats* stats);
+            DriverStats* stats, Held& held);
   void after_game(Game& game, PlayerPool& players, const ScheduledGame& sg);
 
   GameInputs in_;

@@ -227,6 +227,7 @@ void Run::play() {
   summary_.games_superseded = played.superseded;
   summary_.plies_played = played.plies;
   summary_.latency_ns = played.latency_ns;
+  summary_.store_transactions = played.store_transactions;
   summary_.engine_failures = loop.engine_failures();
   moved_on_ = played.moved_on;
 }

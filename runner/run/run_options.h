@@ -99,6 +99,7 @@ struct RunSummary {
   // --perf-stats
   std::uint64_t plies_played = 0;
   std::vector<std::int64_t> latency_ns;
+  int store_transactions = 0;  // the games_played were stored in this many transactions
   double wall_seconds = 0;
 };
 

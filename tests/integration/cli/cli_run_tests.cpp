@@ -119,6 +119,70 @@ TEST_CASE("resume after SIGKILL stores exactly the scheduled games, each once", 
   CHECK(stored_identities(dir.file("t.db")).size() == std::size_t(rounds * 2));
 }
 
+TEST_CASE(
+    "short games are stored together, and a game reported finished is stored when a kill "
+    "follows",
+    "[cli][resume]") {
+  TempDir dir;
+  // Random movers: games of a millisecond or less, stored many to a transaction.
+  const int rounds = quick() ? 300 : 1000;
+  write_file(dir.file("t.toml"),
+             "[tournament]\nname = \"micro\"\nrounds = " + std::to_string(rounds) +
+                 "\ngames = 2\nconcurrency = 2\nseed = 7\nmaxmoves = 40\n"
+                 "[[engine]]\nname = \"r1\"\nbuiltin = true\n"
+                 "options = { Search = \"random\", Seed = 1 }\ndepth = 1\n"
+                 "[[engine]]\nname = \"r2\"\nbuiltin = true\n"
+                 "options = { Search = \"random\", Seed = 2 }\ndepth = 1\n");
+  SECTION("a whole run: every game stored, in far fewer transactions than games") {
+    auto r = run_process({knightly_binary(), "run", dir.file("t.toml"), "--db", dir.file("t.db"),
+                          "--quiet", "--perf-stats"},
+                         600);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    std::smatch m;
+    REQUIRE(std::regex_search(r.out, m, std::regex("Stores: (\\d+) games in (\\d+) transactions")));
+    CHECK(std::stoi(m[1].str()) == rounds * 2);
+    CHECK(std::stoi(m[2].str()) * 4 <= rounds * 2);
+    SqliteProbe db(dir.file("t.db"));
+    CHECK(db.count("SELECT count(*) FROM games") == rounds * 2);
+    CHECK(db.count("SELECT count(*) FROM pairs WHERE state = 'done'") == rounds);
+    CHECK(db.value("PRAGMA integrity_check") == "ok");
+  }
+  SECTION("killed mid-run: each game it said was finished is in the database") {
+    ChildProcess run({knightly_binary(), "run", dir.file("t.toml"), "--db", dir.file("t.db")});
+    std::set<int> reported;
+    const std::regex finished("^Finished game (\\d+) ");
+    std::smatch m;
+    while (reported.size() < 100) {
+      const auto line = run.read_line(60000);
+      if (!line) break;
+      if (std::regex_search(*line, m, finished)) reported.insert(std::stoi(m[1].str()));
+    }
+    REQUIRE(reported.size() >= 100);
+    ::kill(run.pid(), SIGKILL);
+    // What it wrote before the kill, read to the end.
+    while (const auto line = run.read_line(5000))
+      if (std::regex_search(*line, m, finished)) reported.insert(std::stoi(m[1].str()));
+    CHECK(run.wait_exit(10000) == 128 + SIGKILL);
+    SqliteProbe db(dir.file("t.db"), SqliteProbe::Mode::AfterKill);
+    std::set<int> stored;
+    for (const auto& r : db.rows("SELECT schedule_index FROM games"))
+      stored.insert(std::stoi(r[0]) + 1);
+    std::vector<int> missing;
+    for (int n : reported)
+      if (!stored.count(n)) missing.push_back(n);
+    INFO(missing.size() << " of " << reported.size() << " games reported finished are missing");
+    CHECK(missing.empty());
+    CHECK(stored.size() < std::size_t(rounds * 2));
+    // The same command plays the rest, each game once.
+    auto again = run_process(
+        {knightly_binary(), "run", dir.file("t.toml"), "--db", dir.file("t.db"), "--quiet"}, 600);
+    INFO(again.out << again.err);
+    REQUIRE(again.exit_code == 0);
+    CHECK(stored_identities(dir.file("t.db")).size() == std::size_t(rounds * 2));
+  }
+}
+
 TEST_CASE("first Ctrl-C finishes the running games and keeps them", "[cli][interrupt]") {
   TempDir dir;
   write_file(dir.file("t.toml"), small_config(2000, "interrupt-test"));

@@ -601,3 +601,59 @@ STORE_TEST("ending a gone worker's leases makes its pairs claimable at once, in 
   CHECK(store.games().store_game(*a.claim, game_of(*a.claim, 0), s.alpha, s.beta) ==
         StoreOutcome::Superseded);
 }
+
+STORE_TEST("games of several claims stored in one transaction: each as alone, or none of them") {
+  db::Store store = database.open();
+  const Setup s = setup(store);
+  const auto w = store.work().register_worker(identity(20));
+  const auto other = store.work().register_worker(identity(21));
+  store.work().add_pairs(s.tournament, slots(3));
+  auto a = store.work().claim_pair(s.tournament, w, 60s);
+  auto lost = store.work().claim_pair(s.tournament, w, 50ms);
+  REQUIRE(a.status == ClaimStatus::Claimed);
+  REQUIRE(lost.status == ClaimStatus::Claimed);
+  std::this_thread::sleep_for(150ms);
+  auto taken = store.work().claim_pair(s.tournament, other, 60s);  // the expired one
+  REQUIRE(taken.status == ClaimStatus::Claimed);
+  CHECK(taken.claim->schedule_index == lost.claim->schedule_index);
+  auto c = store.work().claim_pair(s.tournament, w, 60s);
+  REQUIRE(c.status == ClaimStatus::Claimed);
+
+  const GameRecord a0 = game_of(*a.claim, 0), a1 = game_of(*a.claim, 1),
+                   l0 = game_of(*lost.claim, 0), c0 = game_of(*c.claim, 0);
+  using Item = db::GameWrites::ClaimedGame;
+  const std::vector<Item> batch = {{&*a.claim, &a0, s.alpha, s.beta},
+                                   {&*lost.claim, &l0, s.alpha, s.beta},
+                                   {&*a.claim, &a1, s.beta, s.alpha},
+                                   {&*c.claim, &c0, s.alpha, s.beta}};
+  const auto outcomes = store.games().store_games(batch);
+  CHECK(outcomes == std::vector<StoreOutcome>{StoreOutcome::Stored, StoreOutcome::Superseded,
+                                              StoreOutcome::Stored, StoreOutcome::Stored});
+  CHECK(store.queries().count_games() == 3);
+  CHECK(superseded_rows(store) == 1);
+  // The pair whose two games were in the batch is done; the one with one game is not.
+  CHECK(database.value("SELECT state FROM pairs WHERE schedule_index = " +
+                       std::to_string(a.claim->schedule_index)) == "done");
+  CHECK(database.value("SELECT state FROM pairs WHERE schedule_index = " +
+                       std::to_string(c.claim->schedule_index)) == "leased");
+
+  // A batch with a game already stored (its pair still leased: a conflict) is refused whole:
+  // the new games in it, before and after it, are not stored.
+  const GameRecord t0 = game_of(*taken.claim, 0), c1 = game_of(*c.claim, 1);
+  const std::vector<Item> again = {{&*taken.claim, &t0, s.alpha, s.beta},
+                                   {&*c.claim, &c0, s.alpha, s.beta},
+                                   {&*c.claim, &c1, s.beta, s.alpha}};
+  CHECK_THROWS_AS(store.games().store_games(again), db::StoreException);
+  CHECK(store.queries().count_games() == 3);
+  CHECK(database.value("SELECT state FROM pairs WHERE schedule_index = " +
+                       std::to_string(c.claim->schedule_index)) == "leased");
+  // Alone, the new ones go in; the last one finishes its pair.
+  CHECK(store.games().store_games(std::span(&again[0], 1)) ==
+        std::vector<StoreOutcome>{StoreOutcome::Stored});
+  CHECK(store.games().store_games(std::span(&again[2], 1)) ==
+        std::vector<StoreOutcome>{StoreOutcome::Stored});
+  CHECK(store.queries().count_games() == 5);
+  CHECK(database.value("SELECT state FROM pairs WHERE schedule_index = " +
+                       std::to_string(c.claim->schedule_index)) == "done");
+  CHECK(store.integrity_check() == "ok");
+}
