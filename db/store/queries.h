@@ -65,6 +65,10 @@ class Queries {
   // Changes whenever a game is stored, a pair is claimed or released, or a tournament is
   // created or changes status: what a reader caches by.
   std::string data_generation() const;
+  // On SQLite, a number that changes whenever another connection (another process) commits
+  // to the database, and not for this connection's own commits (PRAGMA data_version): "did
+  // anyone else write since I last looked" without reading a table. nullopt on PostgreSQL.
+  std::optional<std::int64_t> others_wrote_version() const;
   // The pairs held under a live lease (being played), in schedule order.
   std::vector<LeasedPair> leased_pairs() const;
 

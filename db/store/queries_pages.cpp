@@ -210,6 +210,14 @@ std::string Queries::data_generation() const {
   return out;
 }
 
+std::optional<std::int64_t> Queries::others_wrote_version() const {
+  if (core_.db.dialect() != Dialect::Sqlite) return std::nullopt;
+  std::lock_guard lock(core_.mutex);
+  Statement st(core_.db, "PRAGMA data_version");
+  st.step();
+  return st.int64(0);
+}
+
 std::vector<LeasedPair> Queries::leased_pairs() const {
   std::lock_guard lock(core_.mutex);
   Statement st(core_.db,

@@ -32,12 +32,20 @@ void SharedTally::add_own(int round, int pair, const db::PairGame& game) {
 }
 
 void SharedTally::refresh(const db::Store& store) {
+  // On SQLite nothing is new unless another process committed since the last look that found
+  // everything (this process's own games are added by their threads): no count, which reads
+  // an index entry per game of the tournament, after each of a long run's games.
+  const auto version = store.queries().others_wrote_version();
+  if (version && version == complete_at_) return;
   db::GameFilter filter;
   filter.tournament_ids = {tournament_id_};
   // The stored count may hold some of this process's games still to be added by their threads.
   const std::int64_t stored = store.queries().count_games(filter);
   const auto complete = [&] { return games() + std::int64_t(own_.size()) >= stored; };
-  if (stored == games()) return;
+  if (stored == games()) {
+    complete_at_ = version;
+    return;
+  }
   constexpr int kPage = 64;
   std::int64_t before = 0;
   for (;;) {
@@ -54,6 +62,7 @@ void SharedTally::refresh(const db::Store& store) {
     before = page.back().id;
   }
   if (!complete()) recount(store);
+  complete_at_ = version;
 }
 
 void SharedTally::recount(const db::Store& store) {

@@ -2,10 +2,13 @@
 // The first engine's results against the second over every worker's stored games of a
 // two-engine tournament (games W/D/L and pairs for the pentanomial SPRT), kept up to date
 // from the database after each stored game at the cost of what other workers stored since the
-// last look: a count tells whether anything is new (one indexed count; in a single-process
-// run nothing ever is), the newest games are read page by page until the known ones, and a
-// count that still does not match (a game committed late under an older id) recounts all.
+// last look: on SQLite, whether another process committed anything since (PRAGMA
+// data_version: in a single-process run nothing is ever new, and nothing is read), then a
+// count tells whether any game is new (an index entry read per game of the tournament), the
+// newest games are read page by page until the known ones, and a count that still does not
+// match (a game committed late under an older id) recounts all.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -43,6 +46,9 @@ class SharedTally {
   std::unordered_set<std::int64_t> seen_;  // games counted, by identity (round, pair, game)
   std::unordered_set<std::int64_t> own_;   // this process's games being stored, not yet counted
   std::int64_t recounts_ = 0;
+  // SQLite's others_wrote_version when a refresh last found every game stored counted (or
+  // coming from this process's threads).
+  std::optional<std::int64_t> complete_at_;
 };
 
 }  // namespace knightly::runner

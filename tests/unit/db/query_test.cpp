@@ -416,3 +416,19 @@ STORE_TEST("an imported game given as its PGN tags keeps them alone and reads ba
   CHECK(store.integrity_check().find("1 games kept as PGN tags without their moves as lists") !=
         std::string::npos);
 }
+
+STORE_TEST("others_wrote_version moves with another connection's commits, not its own") {
+  Store store = database.open();
+  const auto before = store.queries().others_wrote_version();
+  if (store.is_postgres()) {
+    CHECK_FALSE(before.has_value());  // every worker's tally counts instead
+    return;
+  }
+  REQUIRE(before.has_value());
+  store.catalog().create_tournament({"own", db::TournamentKind::Run, "cfg", 1, ""});
+  CHECK(store.queries().others_wrote_version() == before);
+  database.exec("INSERT INTO engines (name, first_seen) VALUES ('other', '2026-11-28T00:00:00Z')");
+  const auto after = store.queries().others_wrote_version();
+  CHECK(after != before);
+  CHECK(store.queries().others_wrote_version() == after);
+}
