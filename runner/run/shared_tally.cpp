@@ -61,8 +61,12 @@ void SharedTally::refresh(const db::Store& store) {
     if (int(page.size()) < kPage || fresh == 0 || complete()) break;
     before = page.back().id;
   }
-  if (!complete()) recount(store);
-  complete_at_ = version;
+  // Complete by the count alone only when this process's games being stored are all
+  // committed, which it cannot tell; a recount is exact.
+  if (!complete()) {
+    recount(store);
+    complete_at_ = version;
+  }
 }
 
 void SharedTally::recount(const db::Store& store) {
