@@ -61,8 +61,8 @@ GameWrites::~GameWrites() = default;
 
 std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecord& g,
                                      const GameId& id, std::int64_t white, std::int64_t black,
-                                     const std::string* content_hash, const std::string* pgn_tags,
-                                     std::int64_t worker_id, const Claim* claim) {
+                                     const ImportedRow* imported, std::int64_t worker_id,
+                                     const Claim* claim) {
   std::optional<Statement>& slot = claim ? insert_claimed_game_ : insert_game_;
   if (!slot && !claim)
     slot.emplace(core_.db,
@@ -97,27 +97,33 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
       .bind(5, id.index)
       .bind(6, white)
       .bind(7, black)
-      .bind(8, g.start_fen)
-      .bind(9, joined(g, &MoveRecord::uci, true))
-      .bind(10, g.opening_source)
+      .bind(8, g.start_fen);
+  const MoveLists* lists = imported && imported->item.lists ? &*imported->item.lists : nullptr;
+  if (lists)
+    gs.bind(9, lists->book_uci).bind(14, std::int64_t{lists->plies});
+  else
+    gs.bind(9, joined(g, &MoveRecord::uci, true))
+        .bind(14, static_cast<std::int64_t>(g.moves.size()));
+  gs.bind(10, g.opening_source)
       .bind(11, result_token(g.result))
       .bind(12, termination_name(g.termination))
       .bind(13, g.reason)
-      .bind(14, static_cast<std::int64_t>(g.moves.size()))
       .bind(15, g.start_time.empty() ? utc_now_iso() : g.start_time)
       .bind(16, g.duration_ms)
       .bind(17, g.time_control);
-  if (content_hash)
-    gs.bind(19, *content_hash);
+  if (imported)
+    gs.bind(19, imported->content_hash);
   else
     gs.bind_null(19);
   if (worker_id > 0)
     gs.bind(20, worker_id);
   else
     gs.bind_null(20);
-  // Imported games only (a content hash): a played game's moves carry its engines' figures.
-  const bool in_row = content_hash && moves_in_game_row(g);
-  if (in_row) {
+  // Imported games only: a played game's moves carry its engines' figures.
+  const bool in_row = lists || (imported && moves_in_game_row(g));
+  if (lists) {
+    gs.bind(21, lists->uci).bind(22, lists->san);
+  } else if (in_row) {
     gs.bind(21, joined(g, &MoveRecord::uci)).bind(22, joined(g, &MoveRecord::san));
   } else {
     gs.bind_null(21);
@@ -125,6 +131,8 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
   }
   // An imported game's PGN given as its tags: kept alone beside the lists (the movetext is
   // written from them when read), else whole.
+  const std::string* pgn_tags =
+      imported && !imported->item.pgn_tags.empty() ? &imported->item.pgn_tags : nullptr;
   if (pgn_tags && in_row)
     gs.bind(18, std::string()).bind(23, *pgn_tags);
   else if (pgn_tags)
@@ -215,8 +223,8 @@ std::int64_t GameWrites::insert_game(std::int64_t tournament_id, const GameRecor
   std::lock_guard lock(core_.mutex);
   check_game(core_.db, game);
   return core_.write(game_text(tournament_id, game.id), [&] {
-    return insert_rows(tournament_id, game, game.id, white_engine_id, black_engine_id, nullptr,
-                       nullptr, 0, nullptr);
+    return insert_rows(tournament_id, game, game.id, white_engine_id, black_engine_id, nullptr, 0,
+                       nullptr);
   });
 }
 
@@ -261,7 +269,7 @@ StoreOutcome GameWrites::store_claimed(const Claim& claim, const GameRecord& gam
   // locked; then the pair records the game, and is done (its lease released) when this was
   // its last one, all in this transaction. Two round trips on a server.
   if (insert_rows(claim.tournament_id, game, game.id, white_engine_id, black_engine_id, nullptr,
-                  nullptr, claim.worker_id, &claim) != 0) {
+                  claim.worker_id, &claim) != 0) {
     if (!record_in_pair_)
       record_in_pair_.emplace(core_.db,
                               std::string("UPDATE pairs SET stored_mask = stored_mask | ?, "
@@ -316,7 +324,8 @@ StoreOutcome GameWrites::store_claimed(const Claim& claim, const GameRecord& gam
   return StoreOutcome::Superseded;
 }
 
-std::string GameWrites::content_hash(const GameRecord& g, std::string_view dedup_key) {
+std::string GameWrites::content_hash(const GameRecord& g, std::string_view dedup_key,
+                                     const MoveLists* lists) {
   // Fields separated by a byte that cannot occur in any of them.
   Sha256 h;
   const char sep = '\x1f';
@@ -328,9 +337,15 @@ std::string GameWrites::content_hash(const GameRecord& g, std::string_view dedup
   h.update(&sep, 1);
   h.update(g.start_fen);
   h.update(&sep, 1);
-  for (const auto& m : g.moves) {
-    h.update(m.uci);
-    h.update(" ", 1);
+  // Each move followed by a space.
+  if (lists) {
+    h.update(lists->uci);
+    if (lists->plies > 0) h.update(" ", 1);
+  } else {
+    for (const auto& m : g.moves) {
+      h.update(m.uci);
+      h.update(" ", 1);
+    }
   }
   h.update(&sep, 1);
   h.update(std::string_view(result_token(g.result)));
@@ -350,7 +365,8 @@ std::vector<ImportOutcome> GameWrites::import_rows(std::int64_t tournament_id,
   next.reset();
   for (const auto& item : games) {
     const std::string hash = item.content_hash.empty()
-                                 ? GameWrites::content_hash(item.record, item.dedup_key)
+                                 ? GameWrites::content_hash(item.record, item.dedup_key,
+                                                            item.lists ? &*item.lists : nullptr)
                                  : item.content_hash;
     seen.reset();
     seen.bind(1, hash);
@@ -359,8 +375,9 @@ std::vector<ImportOutcome> GameWrites::import_rows(std::int64_t tournament_id,
       continue;
     }
     const GameId id{0, index / 2, index % 2, index};
-    insert_rows(tournament_id, item.record, id, item.white_engine_id, item.black_engine_id, &hash,
-                item.pgn_tags.empty() ? nullptr : &item.pgn_tags, 0, nullptr);
+    const ImportedRow imported{hash, item};
+    insert_rows(tournament_id, item.record, id, item.white_engine_id, item.black_engine_id,
+                &imported, 0, nullptr);
     ++index;
     out.push_back(ImportOutcome::Inserted);
   }

@@ -18,6 +18,16 @@ namespace knightly::db {
 
 struct StoreCore;
 
+// An imported game's moves as its games row keeps them (games.moves_uci, moves_san), built
+// by the importer instead of a MoveRecord per move: a PGN file gives nothing per move but the
+// move, and the records cost more to build and free than the row.
+struct MoveLists {
+  std::string uci;       // space-separated
+  std::string san;       // the same moves, space-separated
+  std::string book_uci;  // the leading book moves (opening_moves), "" when none
+  int plies = 0;
+};
+
 // One game for import_games().
 struct ImportItem {
   GameRecord record;
@@ -33,6 +43,8 @@ struct ImportItem {
   // plain_movetext(record). The row keeps the tags alone when the moves are lists in it (the
   // text is written when read), else the whole text.
   std::string pgn_tags{};
+  // When set, the game's moves (record.moves left empty); the row keeps them as lists.
+  std::optional<MoveLists> lists{};
 };
 
 class GameWrites {
@@ -68,17 +80,26 @@ class GameWrites {
   // transaction. Importing the same games again changes nothing.
   std::vector<ImportOutcome> import_games(std::int64_t tournament_id,
                                           std::span<const ImportItem> games);
-  static std::string content_hash(const GameRecord& game, std::string_view dedup_key);
+  // The moves hashed are `lists` when given (the game's record.moves then empty), else
+  // game.moves: the same hash either way.
+  static std::string content_hash(const GameRecord& game, std::string_view dedup_key,
+                                  const MoveLists* lists = nullptr);
 
  private:
+  // What an imported game adds to its row: its content hash, and its item's pgn_tags and
+  // lists.
+  struct ImportedRow {
+    const std::string& content_hash;
+    const ImportItem& item;
+  };
   // Inserts one game and its moves inside the caller's transaction; returns its row id.
-  // content_hash, pgn_tags: imported games only (else nullptr; see ImportItem); worker_id: 0
-  // for none. With a claim, only while the claim is still its pair's current attempt (the
-  // pair's row is then locked until the transaction ends); returns 0, inserting nothing, when
+  // imported: imported games only (else nullptr; `game` is then imported->item.record);
+  // worker_id: 0 for none. With a claim, only while the claim is still its pair's current attempt
+  // (the pair's row is then locked until the transaction ends); returns 0, inserting nothing, when
   // it is not.
   std::int64_t insert_rows(std::int64_t tournament_id, const GameRecord& game, const GameId& id,
-                           std::int64_t white, std::int64_t black, const std::string* content_hash,
-                           const std::string* pgn_tags, std::int64_t worker_id, const Claim* claim);
+                           std::int64_t white, std::int64_t black, const ImportedRow* imported,
+                           std::int64_t worker_id, const Claim* claim);
   std::vector<ImportOutcome> import_rows(std::int64_t tournament_id,
                                          std::span<const ImportItem> games);
   // store_game()'s checks, before any transaction; "storing game ..." for messages.

@@ -21,6 +21,10 @@ struct StoreOptions {
   // instead of being read again and spilled mid-transaction. PostgreSQL: ignored (the
   // server's cache).
   std::int64_t cache_bytes = 0;
+  // SQLite: how much WAL is written before it is copied into the database (a checkpoint). A
+  // page written again before the next checkpoint is copied once: a bulk writer whose
+  // transactions touch the same index pages (import) gives more. PostgreSQL: ignored.
+  std::int64_t checkpoint_bytes = std::int64_t{16} << 20;
 };
 
 }  // namespace knightly::db

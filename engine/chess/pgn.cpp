@@ -49,6 +49,15 @@ std::string unescape(std::string_view raw) {
 // Appends comment text with every whitespace run (newlines included) collapsed to one space, so
 // that a comment wrapped over several lines reads back as the text that was written.
 void append_comment(std::string& dst, std::string_view text) {
+  // Most comments are words with one space between them: appended whole.
+  bool plain = !text.empty() && !is_space(text.front()) && !is_space(text.back());
+  for (std::size_t i = 0; plain && i < text.size(); ++i)
+    if (is_space(text[i])) plain = text[i] == ' ' && !is_space(text[i + 1]);
+  if (plain) {
+    if (!dst.empty()) dst += ' ';
+    dst += text;
+    return;
+  }
   bool space = !dst.empty();
   for (char c : text) {
     if (is_space(c)) {

@@ -77,8 +77,11 @@ int cmd_import(Args& args) {
 
   // A 48 MB page cache: the content hash's index takes a random page per game, and past a
   // few hundred thousand games those pages were read again and again (docs/schema.md).
+  // And a checkpoint every 128 MB of WAL rather than 16: the index pages a batch rewrites are
+  // copied into the database once for several batches (1 GB: 12% faster).
   db::StoreOptions store_options;
   store_options.cache_bytes = std::int64_t{48} << 20;
+  store_options.checkpoint_bytes = std::int64_t{128} << 20;
   auto store = db::Store::open(db, store_options);
   if (!store) return fail(store.error().message);
   try {

@@ -26,9 +26,8 @@
 namespace knightly::runner {
 namespace {
 
-using pgn_import::dedup_key;
 using pgn_import::game_fingerprint;
-using pgn_import::record_of;
+using pgn_import::item_of;
 
 // A game longer than this (no game boundary within it) is not PGN: the import stops there.
 constexpr std::size_t kMaxGameBytes = 64 << 20;
@@ -268,10 +267,8 @@ class PgnImporter {
         continue;
       }
       Candidate c;
-      c.item.record = record_of(g, result, c.item.pgn_tags);
-      c.item.dedup_key = dedup_key(g, c.item.record);
-      c.item.content_hash = db::GameWrites::content_hash(c.item.record, c.item.dedup_key);
       c.event = g.tag("Event");
+      c.item = item_of(g, result);
       out.candidates.push_back(std::move(c));
     }
     return out;
@@ -344,7 +341,8 @@ class PgnImporter {
       // the record and a hash of its moves: not to be paid for every imported game).
       auto it = played_.find(c.event);
       if (it == played_.end() || it->second.empty() ||
-          !it->second.count(game_fingerprint(c.item.record)))
+          !it->second.count(
+              game_fingerprint(c.item.record, c.item.lists ? &*c.item.lists : nullptr)))
         return false;
       ++report_.duplicates;
       return true;

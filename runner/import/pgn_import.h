@@ -40,7 +40,7 @@ struct ImportReport {
 // name holds a control character, or when that name belongs to a tournament Knightly played.
 // Store failures throw db::StoreException.
 //
-// Games are parsed, checked and committed in batches of about 4 MB of text, each one
+// Games are parsed, checked and committed in batches of about 2 MB of text, each one
 // transaction: memory does not grow with the input, an import that fails half way keeps the
 // batches committed, and running it again skips the games already there (the content hash).
 std::expected<ImportReport, std::string> import_pgn(db::Store& store, std::string_view text,

@@ -101,10 +101,10 @@ std::string normal_start_fen(const std::string& fen) {
 
 // What identifies one game wherever it came from: hashed the same way for a game Knightly
 // stored and for a game read back from its export (start time to the second).
-std::string game_fingerprint(GameRecord record) {
+std::string game_fingerprint(GameRecord record, const db::MoveLists* lists) {
   record.start_fen = normal_start_fen(record.start_fen);
   const std::string when = record.start_time.substr(0, 19);
-  return db::GameWrites::content_hash(record, when);
+  return db::GameWrites::content_hash(record, when, lists);
 }
 
 namespace {
@@ -122,17 +122,38 @@ std::int64_t duration_of(const std::string& tag) {
 
 }  // namespace
 
-// A finished game as a record, its ending found from the comment, the tag or the position.
-GameRecord record_of(chess::PgnGame& g, Result result, std::string& pgn_tags) {
-  GameRecord r;
-  r.result = result;
-  r.white = pgn_name(g.tag("White"));
-  r.black = pgn_name(g.tag("Black"));
-  // A Chess960 game (cutechess's and fastchess's "fischerandom", lichess's "Chess960") keeps
-  // its variant, its named start position and king-takes-rook castlings, as the run stores it.
-  const bool chess960 = is_chess960_tag(g.tag("Variant"));
-  r.start_fen = normal_start_fen(g.start_fen);
-  if (chess960 && r.start_fen.empty()) r.start_fen = std::string(chess::Position::StartFen);
+namespace {
+
+// The moves of `g` as the row's lists, when they fit there (db::MoveLists): the book moves
+// first, and every move with its text; else nullopt (the importer then builds a MoveRecord
+// each). The SAN is moved out of `g`.
+std::optional<db::MoveLists> lists_of(chess::PgnGame& g, bool chess960) {
+  db::MoveLists lists;
+  lists.plies = static_cast<int>(g.moves.size());
+  lists.uci.reserve(g.moves.size() * 5);
+  lists.san.reserve(g.moves.size() * 5);
+  bool book = true;
+  for (chess::PgnMove& m : g.moves) {
+    const bool is_book = m.comment == "book";
+    if ((is_book && !book) || m.san.empty()) return std::nullopt;
+    book = is_book;
+    const std::string uci = chess::to_uci(m.move, chess960);
+    if (!lists.uci.empty()) {
+      lists.uci += ' ';
+      lists.san += ' ';
+    }
+    lists.uci += uci;
+    lists.san += m.san;
+    if (is_book) {
+      if (!lists.book_uci.empty()) lists.book_uci += ' ';
+      lists.book_uci += uci;
+    }
+  }
+  return lists;
+}
+
+// The record's moves, one MoveRecord each (a game whose moves do not fit the lists).
+void moves_of(chess::PgnGame& g, bool chess960, GameRecord& r) {
   r.moves.resize(g.moves.size());
   for (std::size_t i = 0; i < g.moves.size(); ++i) {
     chess::PgnMove& m = g.moves[i];
@@ -142,7 +163,27 @@ GameRecord record_of(chess::PgnGame& g, Result result, std::string& pgn_tags) {
     mr.move = m.move;
     mr.book = m.comment == "book";
   }
+}
+
+}  // namespace
+
+// A finished game as an import item, its ending found from the comment, the tag or the
+// position.
+db::ImportItem item_of(chess::PgnGame& g, Result result) {
+  db::ImportItem item;
+  GameRecord& r = item.record;
+  r.result = result;
+  r.white = pgn_name(g.tag("White"));
+  r.black = pgn_name(g.tag("Black"));
+  // A Chess960 game (cutechess's and fastchess's "fischerandom", lichess's "Chess960") keeps
+  // its variant, its named start position and king-takes-rook castlings, as the run stores it.
+  const bool chess960 = is_chess960_tag(g.tag("Variant"));
+  r.start_fen = normal_start_fen(g.start_fen);
+  if (chess960 && r.start_fen.empty()) r.start_fen = std::string(chess::Position::StartFen);
+  // The reason is read before the moves' text is moved out.
   r.reason = reason_from_comment(g.moves.empty() ? g.comment : g.moves.back().comment);
+  item.lists = lists_of(g, chess960);
+  if (!item.lists) moves_of(g, chess960, r);
   r.termination = classify(r.reason, g.tag("Termination"), r.result);
   if (r.termination == Termination::None) {
     // No word on how it ended: the final position may say (mate, stalemate, a draw by rule),
@@ -174,8 +215,11 @@ GameRecord record_of(chess::PgnGame& g, Result result, std::string& pgn_tags) {
     header.white_time_control = white_tc;
     header.black_time_control = black_tc;
   }
-  pgn_tags = pgn_tags_text(r, header);
-  return r;
+  item.pgn_tags = pgn_tags_text(r, header, g.moves.size());
+  item.dedup_key = dedup_key(g, r);
+  item.content_hash =
+      db::GameWrites::content_hash(r, item.dedup_key, item.lists ? &*item.lists : nullptr);
+  return item;
 }
 
 // What identifies an imported game beyond its players, start, moves and result (which the

@@ -6,19 +6,22 @@
 #include <string>
 
 #include "db/records/game_record.h"
+#include "db/store/game_writes.h"
 #include "engine/chess/pgn.h"
 #include "runner/import/pgn_import.h"
 
 namespace knightly::runner::pgn_import {
 
-// The record of a finished game (`result` not None), its pgn left empty: its stored PGN is
-// `pgn_tags` (the tag section, set here) followed by plain_movetext(record), which is
-// to_pgn's text for it (db::ImportItem::pgn_tags). The moves' SAN is moved out of `g`.
-GameRecord record_of(chess::PgnGame& g, Result result, std::string& pgn_tags);
+// A finished game (`result` not None) to import (engine ids left 0): its record, its pgn left
+// empty (its stored PGN is `pgn_tags`, set here, followed by plain_movetext of the record,
+// which is to_pgn's text for it), its moves as lists when they fit the row (record.moves then
+// empty), its dedup key and content hash. The moves' SAN is moved out of `g`.
+db::ImportItem item_of(chess::PgnGame& g, Result result);
 // What identifies an imported game (its content hash input): tags, start time, moves.
 std::string dedup_key(const chess::PgnGame& g, const GameRecord& record);
 // What identifies one game wherever it came from: hashed the same way for a game Knightly
 // stored and for a game read back from its export (start time to the second).
-std::string game_fingerprint(GameRecord record);
+// The moves are `lists` when given, else record.moves.
+std::string game_fingerprint(GameRecord record, const db::MoveLists* lists = nullptr);
 
 }  // namespace knightly::runner::pgn_import

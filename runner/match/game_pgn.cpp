@@ -169,9 +169,9 @@ bool start_fen_is_position(const GameRecord& record) {
 
 }  // namespace
 
-std::string pgn_tags_text(const GameRecord& record, const PgnHeader& header) {
+std::string pgn_tags_text(const GameRecord& record, const PgnHeader& header, std::size_t plies) {
   return chess::write_pgn_tags(
-      pgn_tags(record, header, start_fen_is_position(record), record.moves.size(), false));
+      pgn_tags(record, header, start_fen_is_position(record), plies, false));
 }
 
 std::string to_pgn(const GameRecord& record, const PgnHeader& header, const PgnOptions& options) {

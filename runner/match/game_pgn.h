@@ -72,7 +72,8 @@ std::string to_pgn(const GameRecord& record, const PgnHeader& header,
 
 // The tag section to_pgn writes (default options), blank line included. For a game whose moves
 // carry nothing but the move and its book flag (an imported game), it and plain_movetext(record)
-// (db/records/game_record.h) are to_pgn's whole text, one after the other.
-std::string pgn_tags_text(const GameRecord& record, const PgnHeader& header);
+// (db/records/game_record.h) are to_pgn's whole text, one after the other. `plies`: the game's
+// (record.moves.size() unless its moves are kept elsewhere, as an importer's lists).
+std::string pgn_tags_text(const GameRecord& record, const PgnHeader& header, std::size_t plies);
 
 }  // namespace knightly::runner

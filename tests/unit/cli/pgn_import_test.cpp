@@ -190,6 +190,37 @@ TEST_CASE("importing the same text twice adds nothing the second time", "[cli][i
   CHECK(store.queries().count_games() == 2);
 }
 
+TEST_CASE("a book move after a played one keeps its flag, and the game reads back whole",
+          "[cli][import]") {
+  db::Store store = memory_store();
+  // The second game's moves cannot be the row's lists (book moves come first there): they
+  // are stored a row each. Both export as they came and import again as present.
+  const std::string text =
+      game("1", "1. e4 {book} e5 {book} 2. Nf3 {+0.30/10 0.1s} Nc6 1-0", "1-0") +
+      game("2", "1. e4 {book} e5 2. Nf3 {book} Nc6 0-1", "0-1");
+  auto first = import_pgn(store, text, ImportOptions{"a.pgn", ""});
+  REQUIRE(first);
+  REQUIRE(first->inserted == 2);
+  std::vector<db::StoredGame> games;
+  store.queries().for_each_game(
+      {}, [&](const db::StoredGame& g) { games.push_back(g); }, true);
+  REQUIRE(games.size() == 2);
+  const std::vector<bool> book1 = {true, true, false, false}, book2 = {true, false, true, false};
+  for (std::size_t k = 0; k < 4; ++k) {
+    INFO("ply " << k + 1);
+    CHECK(games[0].record.moves[k].book == book1[k]);
+    CHECK(games[1].record.moves[k].book == book2[k]);
+  }
+  CHECK(games[1].record.moves[2].uci == "g1f3");
+  CHECK(games[1].record.pgn.find("2. Nf3 {book} 2... Nc6 0-1") != std::string::npos);
+  std::string exported;
+  for (const auto& g : games) exported += g.record.pgn + "\n";
+  auto again = import_pgn(store, exported, ImportOptions{"export.pgn", ""});
+  REQUIRE(again);
+  CHECK(again->inserted == 0);
+  CHECK(again->duplicates == 2);
+}
+
 TEST_CASE("the export of imported games imports as already present", "[cli][import]") {
   db::Store store = memory_store();
   // No GameStartTime, a Date, an empty Site, a missing Round: the export writes them

@@ -417,6 +417,50 @@ STORE_TEST("an imported game given as its PGN tags keeps them alone and reads ba
         std::string::npos);
 }
 
+STORE_TEST("an imported game given as move lists is the game given as records") {
+  Store store = database.open();
+  const auto [t, a, b] = import_setup(store);
+  const std::string tags = "[Event \"x\"]\n[Round \"1\"]\n\n";
+  GameRecord whole = plain_game(0, 9, 2, true);
+  whole.pgn.clear();
+  // The same game with its moves as the lists an importer builds.
+  db::MoveLists lists;
+  for (const MoveRecord& m : whole.moves) {
+    lists.uci += (lists.uci.empty() ? "" : " ") + m.uci;
+    lists.san += (lists.san.empty() ? "" : " ") + m.san;
+    if (m.book) lists.book_uci += (lists.book_uci.empty() ? "" : " ") + m.uci;
+  }
+  lists.plies = static_cast<int>(whole.moves.size());
+  GameRecord bare = whole;
+  bare.moves.clear();
+  CHECK(db::GameWrites::content_hash(bare, "k0", &lists) ==
+        db::GameWrites::content_hash(whole, "k0"));
+  db::ImportItem as_lists{bare, a, b, "k0", "", tags};
+  as_lists.lists = lists;
+  REQUIRE(store.games().import_games(t, std::vector<db::ImportItem>{as_lists}) ==
+          std::vector<db::ImportOutcome>{db::ImportOutcome::Inserted});
+  // Given again as records (its hash computed here), it is already there.
+  REQUIRE(
+      store.games().import_games(t, std::vector<db::ImportItem>{{whole, a, b, "k0", "", tags}}) ==
+      std::vector<db::ImportOutcome>{db::ImportOutcome::Duplicate});
+  CHECK(database.value("SELECT opening_moves FROM games") == lists.book_uci);
+  CHECK(database.number("SELECT plies FROM games") == 9);
+  CHECK(database.number("SELECT count(*) FROM moves") == 0);
+  std::vector<db::StoredGame> read;
+  store.queries().for_each_game(
+      {}, [&](const db::StoredGame& g) { read.push_back(g); }, true);
+  REQUIRE(read.size() == 1);
+  CHECK(read[0].record.pgn == tags + plain_movetext(whole));
+  REQUIRE(read[0].record.moves.size() == whole.moves.size());
+  for (std::size_t k = 0; k < whole.moves.size(); ++k) {
+    INFO("ply " << k + 1);
+    CHECK(read[0].record.moves[k].uci == whole.moves[k].uci);
+    CHECK(read[0].record.moves[k].san == whole.moves[k].san);
+    CHECK(read[0].record.moves[k].book == whole.moves[k].book);
+  }
+  CHECK(store.integrity_check() == "ok");
+}
+
 STORE_TEST("others_wrote_version moves with another connection's commits, not its own") {
   Store store = database.open();
   const auto before = store.queries().others_wrote_version();

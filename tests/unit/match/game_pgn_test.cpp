@@ -521,7 +521,7 @@ TEST_CASE("an imported game's tags and its plain movetext are to_pgn's whole tex
       h.variant = variant;
       h.white_time_control = h.black_time_control = "40/60";
       const std::string whole = to_pgn(r, h);
-      CHECK(pgn_tags_text(r, h) + plain_movetext(r) == whole);
+      CHECK(pgn_tags_text(r, h, r.moves.size()) + plain_movetext(r) == whole);
       CHECK(whole.find("[Round \"7\"]\n") != std::string::npos);
       CHECK(plain_movetext(r).find(result_token(r.result)) != std::string::npos);
     }
