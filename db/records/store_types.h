@@ -218,6 +218,11 @@ struct Claim {
   std::int64_t worker_id = 0;
   std::int64_t attempt = 0;
   std::vector<int> stored;  // game_in_pair values already stored (a taken-over pair resumes)
+  // The same lease: the same attempt at the same pair.
+  bool same_attempt(const Claim& other) const {
+    return tournament_id == other.tournament_id && round == other.round && pair == other.pair &&
+           attempt == other.attempt;
+  }
 };
 
 enum class ClaimStatus {

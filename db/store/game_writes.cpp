@@ -249,12 +249,11 @@ StoreOutcome GameWrites::store_game(const Claim& claim, const GameRecord& game,
 std::vector<StoreOutcome> GameWrites::store_games(std::span<const ClaimedGame> games) {
   std::lock_guard lock(core_.mutex);
   for (const ClaimedGame& g : games) check_claimed(*g.claim, *g.game);
-  if (games.size() == 1)
-    return {core_.write(game_text(games[0].claim->tournament_id, games[0].game->id), [&] {
-      return store_claimed(*games[0].claim, *games[0].game, games[0].white_engine_id,
-                           games[0].black_engine_id);
-    })};
-  return core_.write("storing " + std::to_string(games.size()) + " games", [&] {
+  // A message names the game when there is one.
+  const std::string what = games.size() == 1
+                               ? game_text(games[0].claim->tournament_id, games[0].game->id)
+                               : "storing " + std::to_string(games.size()) + " games";
+  return core_.write(what, [&] {
     std::vector<StoreOutcome> out;
     out.reserve(games.size());
     for (const ClaimedGame& g : games)

@@ -231,10 +231,19 @@ ClaimLoop::Kept ClaimLoop::store_held(Held& held, const db::Claim* claim) {
     // The store fails: the lease runs out on its own, nothing to give back.
     out_.events.fail(Failure::Store, text);
   };
-  std::size_t done = 0;  // games[0, done) have an outcome
-  const auto counted_transaction = [this] {
+  // Stores games[first, first + count) in one transaction, setting their outcomes.
+  const auto store = [&](std::size_t first, std::size_t count) {
+    const auto outcomes = out_.store.games().store_games(std::span(&items[first], count));
+    for (std::size_t i = 0; i < count; ++i)
+      kept[first + i] =
+          outcomes[i] == db::StoreOutcome::Superseded ? Kept::Superseded : Kept::Stored;
     std::lock_guard lock(out_.events.mutex());
     ++played_.store_transactions;
+  };
+  // A game the store refuses (already stored, not the claim's), not a store that cannot be
+  // used.
+  const auto refused_alone = [](const db::StoreException& e) {
+    return e.kind() == db::ErrorKind::Conflict || e.kind() == db::ErrorKind::Invalid;
   };
   try {
     for (const Held::Game& g : games) {
@@ -245,29 +254,19 @@ ClaimLoop::Kept ClaimLoop::store_held(Held& held, const db::Claim* claim) {
     for (const Held::Game& g : games)
       out_.decider.will_store(in_.schedule.at(std::size_t(g.index)));
     try {
-      const auto outcomes = out_.store.games().store_games(items);
-      for (std::size_t i = 0; i < n; ++i)
-        kept[i] = outcomes[i] == db::StoreOutcome::Superseded ? Kept::Superseded : Kept::Stored;
-      done = n;
-      counted_transaction();
+      store(0, n);
     } catch (const db::StoreException& e) {
-      // One game the store refuses (already stored, not the claim's) costs only itself: the
-      // others go in one by one. A store that cannot be used is not tried again.
-      const bool this_game =
-          e.kind() == db::ErrorKind::Conflict || e.kind() == db::ErrorKind::Invalid;
-      if (n == 1 || !this_game) {
+      // One game the store refuses costs only itself: the others go in one by one. A store
+      // that cannot be used is not tried again.
+      if (n == 1 || !refused_alone(e)) {
         failed(0, e.what());
       } else {
-        for (; done < n; ++done) {
+        for (std::size_t i = 0; i < n; ++i) {
           try {
-            const auto one = out_.store.games().store_games(std::span(&items[done], 1));
-            kept[done] = one[0] == db::StoreOutcome::Superseded ? Kept::Superseded : Kept::Stored;
-            counted_transaction();
+            store(i, 1);
           } catch (const db::StoreException& e1) {
-            const bool alone =
-                e1.kind() == db::ErrorKind::Conflict || e1.kind() == db::ErrorKind::Invalid;
-            failed(done, e1.what(), !alone);
-            if (!alone) break;
+            failed(i, e1.what(), !refused_alone(e1));
+            if (!refused_alone(e1)) break;
           }
         }
       }
@@ -287,9 +286,7 @@ ClaimLoop::Kept ClaimLoop::store_held(Held& held, const db::Claim* claim) {
     else
       out_.decider.not_stored(sg);
     if (claim && kept[i] != Kept::Stored && mine == Kept::Stored &&
-        games[i].claim.tournament_id == claim->tournament_id &&
-        games[i].claim.round == claim->round && games[i].claim.pair == claim->pair &&
-        games[i].claim.attempt == claim->attempt)
+        games[i].claim.same_attempt(*claim))
       mine = kept[i];
   }
   return mine;
