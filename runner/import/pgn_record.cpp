@@ -126,7 +126,7 @@ namespace {
 
 // The moves of `g` as the row's lists, when they fit there (db::MoveLists): the book moves
 // first, and every move with its text; else nullopt (the importer then builds a MoveRecord
-// each). The SAN is moved out of `g`.
+// each).
 std::optional<db::MoveLists> lists_of(chess::PgnGame& g, bool chess960) {
   db::MoveLists lists;
   lists.plies = static_cast<int>(g.moves.size());
@@ -152,7 +152,8 @@ std::optional<db::MoveLists> lists_of(chess::PgnGame& g, bool chess960) {
   return lists;
 }
 
-// The record's moves, one MoveRecord each (a game whose moves do not fit the lists).
+// The record's moves, one MoveRecord each (a game whose moves do not fit the lists). The SAN
+// is moved out of `g`.
 void moves_of(chess::PgnGame& g, bool chess960, GameRecord& r) {
   r.moves.resize(g.moves.size());
   for (std::size_t i = 0; i < g.moves.size(); ++i) {
@@ -180,7 +181,6 @@ db::ImportItem item_of(chess::PgnGame& g, Result result) {
   const bool chess960 = is_chess960_tag(g.tag("Variant"));
   r.start_fen = normal_start_fen(g.start_fen);
   if (chess960 && r.start_fen.empty()) r.start_fen = std::string(chess::Position::StartFen);
-  // The reason is read before the moves' text is moved out.
   r.reason = reason_from_comment(g.moves.empty() ? g.comment : g.moves.back().comment);
   item.lists = lists_of(g, chess960);
   if (!item.lists) moves_of(g, chess960, r);

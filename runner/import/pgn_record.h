@@ -13,9 +13,9 @@
 namespace knightly::runner::pgn_import {
 
 // A finished game (`result` not None) to import (engine ids left 0): its record, its pgn left
-// empty (its stored PGN is `pgn_tags`, set here, followed by plain_movetext of the record,
+// empty (its stored PGN is `pgn_tags`, set here, followed by the plain movetext of its moves,
 // which is to_pgn's text for it), its moves as lists when they fit the row (record.moves then
-// empty), its dedup key and content hash. The moves' SAN is moved out of `g`.
+// empty), its dedup key and content hash. The moves' SAN may be moved out of `g`.
 db::ImportItem item_of(chess::PgnGame& g, Result result);
 // What identifies an imported game (its content hash input): tags, start time, moves.
 std::string dedup_key(const chess::PgnGame& g, const GameRecord& record);
