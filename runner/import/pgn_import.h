@@ -21,7 +21,9 @@ struct ImportOptions {
   std::string file;                   // names the input in messages
   std::string tournament;             // where new games go ("" = "import " + the file's name)
   std::ostream* progress = nullptr;   // import_pgn_file: a line at each tenth of a long file
-  std::size_t batch_bytes = 2 << 20;  // about this much text per batch (a game is never split)
+  // At most about this much text per batch (a game is never split). A file of known size is
+  // cut in batches of a 64th of it, 2 MB at least, up to this.
+  std::size_t batch_bytes = 8 << 20;
 };
 
 struct ImportReport {
@@ -40,7 +42,7 @@ struct ImportReport {
 // name holds a control character, or when that name belongs to a tournament Knightly played.
 // Store failures throw db::StoreException.
 //
-// Games are parsed, checked and committed in batches of about 2 MB of text, each one
+// Games are parsed, checked and committed in batches of 2 to 8 MB of text, each one
 // transaction: memory does not grow with the input, an import that fails half way keeps the
 // batches committed, and running it again skips the games already there (the content hash).
 std::expected<ImportReport, std::string> import_pgn(db::Store& store, std::string_view text,

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <streambuf>
 
@@ -150,12 +152,27 @@ void terminal_control(std::ostream& out, std::string_view sequence) {
 }
 
 std::optional<std::size_t> first_binary_byte(std::string_view text) {
-  auto it = std::find_if(text.begin(), text.end(), [](char ch) {
+  const auto binary = [](char ch) {
     const auto c = static_cast<unsigned char>(ch);
     return (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') || c == 0x7F;
-  });
-  if (it == text.end()) return std::nullopt;
-  return static_cast<std::size_t>(it - text.begin());
+  };
+  // Eight bytes at a time (a whole PGN file is checked before an import): a word with no
+  // byte below 0x20 and none equal to 0x7F is passed over; another is looked at byte by byte.
+  constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  std::size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, text.data() + i, 8);
+    const std::uint64_t below_space = (x - 0x20 * ones) & ~x & highs;
+    const std::uint64_t y = x ^ (0x7F * ones);
+    const std::uint64_t del = (y - ones) & ~y & highs;
+    if ((below_space | del) == 0) continue;
+    for (std::size_t k = i; k < i + 8; ++k)
+      if (binary(text[k])) return k;
+  }
+  for (; i < text.size(); ++i)
+    if (binary(text[i])) return i;
+  return std::nullopt;
 }
 
 TextPosition text_position(std::string_view text, std::size_t offset) {

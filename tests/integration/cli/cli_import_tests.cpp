@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -58,6 +59,21 @@ TEST_CASE("import of a binary file says what and where, escaped, exit 2, nothing
   r = import(dir, dir.file("nul.pgn"));
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("nul.pgn:11:7: byte 0x00") != std::string::npos);
+  CHECK(games_in(dir) == 0);
+
+  // Past the first megabyte read (the check reads a block at a time), in a line that a block
+  // boundary cuts: still its line and column in the file.
+  std::string text;
+  const std::size_t line_at = (1u << 20) - 15;  // the bad byte at 1 MB + 15
+  while (text.size() + mate_game.size() <= line_at) text += mate_game;
+  text.append(line_at - text.size(), '\n');
+  const int line = int(std::count(text.begin(), text.end(), '\n')) + 1;
+  text += "1. e4 e5 {" + std::string(20, 'x') + std::string("\x01", 1) + "}\n";
+  write_file(dir.file("late.pgn"), text);
+  r = import(dir, dir.file("late.pgn"));
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("late.pgn:" + std::to_string(line) + ":31: byte 0x01") != std::string::npos);
   CHECK(games_in(dir) == 0);
 }
 
