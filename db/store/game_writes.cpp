@@ -42,15 +42,11 @@ constexpr const char* kGameColumns =
 // than a row of `moves` each: when they hold nothing but the move, and the book moves (the
 // ones `opening_moves` lists) are the first ones, as a reader rebuilds them.
 bool moves_in_game_row(const GameRecord& g) {
-  bool book = true;
-  for (const auto& m : g.moves) {
-    if (m.book && !book) return false;
-    book = m.book;
+  MoveListsOrder order;
+  for (const auto& m : g.moves)
     if (m.eval != MoveEval{} || m.time_ms || m.clock_left_ms >= 0 || m.latency_ms ||
-        !m.lines.empty() || m.uci.find(' ') != std::string::npos ||
-        m.san.find(' ') != std::string::npos || m.uci.empty() || m.san.empty())
+        !m.lines.empty() || !order.admits(m.book, m.uci, m.san))
       return false;
-  }
   return true;
 }
 
@@ -98,7 +94,7 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
       .bind(6, white)
       .bind(7, black)
       .bind(8, g.start_fen);
-  const MoveLists* lists = imported && imported->item.lists ? &*imported->item.lists : nullptr;
+  const MoveLists* lists = imported ? imported->item.move_lists() : nullptr;
   if (lists)
     gs.bind(9, lists->book_uci).bind(14, std::int64_t{lists->plies});
   else
@@ -363,10 +359,10 @@ std::vector<ImportOutcome> GameWrites::import_rows(std::int64_t tournament_id,
   int index = next.int32(0);
   next.reset();
   for (const auto& item : games) {
-    const std::string hash = item.content_hash.empty()
-                                 ? GameWrites::content_hash(item.record, item.dedup_key,
-                                                            item.lists ? &*item.lists : nullptr)
-                                 : item.content_hash;
+    const std::string hash =
+        item.content_hash.empty()
+            ? GameWrites::content_hash(item.record, item.dedup_key, item.move_lists())
+            : item.content_hash;
     seen.reset();
     seen.bind(1, hash);
     if (seen.step()) {

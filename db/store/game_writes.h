@@ -28,6 +28,23 @@ struct MoveLists {
   int plies = 0;
 };
 
+// The rule a game's moves keep to be a row's lists (MoveLists), checked a move at a time in
+// order: each has its UCI and SAN text, without a space, and the book moves (the ones
+// opening_moves lists) come first, as a reader rebuilds them.
+class MoveListsOrder {
+ public:
+  bool admits(bool book, std::string_view uci, std::string_view san) {
+    if ((book && !book_so_far_) || uci.empty() || san.empty() ||
+        uci.find(' ') != std::string_view::npos || san.find(' ') != std::string_view::npos)
+      return false;
+    book_so_far_ = book;
+    return true;
+  }
+
+ private:
+  bool book_so_far_ = true;
+};
+
 // One game for import_games().
 struct ImportItem {
   GameRecord record;
@@ -45,6 +62,8 @@ struct ImportItem {
   std::string pgn_tags{};
   // When set, the game's moves (record.moves left empty); the row keeps them as lists.
   std::optional<MoveLists> lists{};
+
+  const MoveLists* move_lists() const { return lists ? &*lists : nullptr; }
 };
 
 class GameWrites {

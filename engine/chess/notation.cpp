@@ -133,17 +133,25 @@ std::string san_body(const Position& pos, Move m, Bitboard others) {
 }  // namespace
 
 std::string to_uci(Move m, bool chess960) {
-  if (m.is_none()) return "0000";
+  std::string text;
+  append_uci(text, m, chess960);
+  return text;
+}
+
+void append_uci(std::string& out, Move m, bool chess960) {
+  if (m.is_none()) {
+    out += "0000";
+    return;
+  }
   Square to = m.to();
   if (m.kind() == Move::Castling && !chess960 && file_of(m.from()) == 4 &&
       (file_of(to) == 0 || file_of(to) == 7))
     to = make_square(file_of(to) == 7 ? 6 : 2, rank_of(to));
   const Square from = m.from();
-  char text[5] = {char('a' + file_of(from)), char('1' + rank_of(from)), char('a' + file_of(to)),
-                  char('1' + rank_of(to)), 0};
-  if (m.kind() != Move::Promotion) return std::string(text, 4);
-  text[4] = "nbrq"[m.promotion() - Knight];
-  return std::string(text, 5);
+  const char text[5] = {char('a' + file_of(from)), char('1' + rank_of(from)),
+                        char('a' + file_of(to)), char('1' + rank_of(to)),
+                        m.kind() == Move::Promotion ? "nbrq"[m.promotion() - Knight] : '\0'};
+  out.append(text, m.kind() == Move::Promotion ? 5 : 4);
 }
 
 std::expected<Move, std::string> parse_uci(const Position& pos, std::string_view text) {

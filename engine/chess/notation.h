@@ -13,6 +13,8 @@ namespace knightly::chess {
 // king takes rook (e1h1, b1a1), as UCI_Chess960 engines write it and as the only form that
 // names every Chess960 castling.
 std::string to_uci(Move m, bool chess960 = false);
+// The same text appended to `out`.
+void append_uci(std::string& out, Move m, bool chess960 = false);
 // Parses UCI text against the position; errors name the text and why (not legal, malformed).
 // Castling is read in both forms: king takes rook always, and the king's move to the g- or
 // c-file when that is not also an ordinary king move.

@@ -360,8 +360,7 @@ class PgnImporter {
       // the record and a hash of its moves: not to be paid for every imported game).
       auto it = played_.find(c.event);
       if (it == played_.end() || it->second.empty() ||
-          !it->second.count(
-              game_fingerprint(c.item.record, c.item.lists ? &*c.item.lists : nullptr)))
+          !it->second.count(game_fingerprint(c.item.record, c.item.move_lists())))
         return false;
       ++report_.duplicates;
       return true;
@@ -380,11 +379,17 @@ class PgnImporter {
   std::deque<std::future<Parsed>> pending_;
 };
 
-std::string binary_error(const ImportOptions& opt, const TextPosition& p, unsigned char byte) {
+// `imported_before`: the line before which the games are imported already (a pipe's batches
+// read before the byte), 1 when none is.
+std::string binary_error(const ImportOptions& opt, const TextPosition& p, unsigned char byte,
+                         int imported_before = 1) {
   char hex[8];
   std::snprintf(hex, sizeof hex, "0x%02x", byte);
   return opt.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": byte " +
-         hex + ": not a PGN text file (binary data?); nothing imported";
+         hex + ": not a PGN text file (binary data?); " +
+         (imported_before > 1
+              ? "the games before line " + std::to_string(imported_before) + " are imported"
+              : std::string("nothing imported"));
 }
 
 int count_lines(std::string_view text) {
@@ -454,7 +459,8 @@ std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const
   const bool seekable = S_ISREG(st.st_mode);
 
   // First the whole input is checked to be text (a NUL after good games refuses it whole,
-  // with nothing imported), a block at a time.
+  // with nothing imported), a block at a time. A pipe is read once: it is checked as it is
+  // read, and a binary byte stops the import with the batches before it kept.
   if (seekable) {
     std::uint64_t offset = 0;  // of the block
     std::optional<std::uint64_t> bad;
@@ -477,9 +483,7 @@ std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const
       std::uint64_t at = 0;
       auto again = read_blocks(fd, shown, [&](std::string_view block) {
         const std::size_t n = std::size_t(std::min<std::uint64_t>(block.size(), *bad - at));
-        const TextPosition in = text_position(block, n);
-        p.column = in.line > 1 ? in.column : p.column + in.column - 1;
-        p.line += in.line - 1;
+        p = text_position(block, n, p);
         at += n;
         return at < *bad;
       });
@@ -512,6 +516,7 @@ std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const
   const std::uint64_t total = seekable ? std::uint64_t(st.st_size) : 0;
   int reported = 0;  // tenths of the file reported
   std::optional<std::string> failure;
+  std::optional<std::string> binary;  // a pipe's binary byte: the import stops there
   const auto flush = [&](std::size_t cut) {
     // The batch takes the buffer; what follows the cut (part of a game) starts the next one.
     std::string batch = std::move(buffer);
@@ -534,8 +539,11 @@ std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const
   auto read = read_blocks(fd, shown, [&](std::string_view block) {
     if (!seekable)
       if (auto at = first_binary_byte(block)) {
-        failure = binary_error(opt, text_position(buffer + std::string(block), buffer.size() + *at),
-                               static_cast<unsigned char>(block[*at]));
+        // The buffer starts a line (batches end with whole lines): the line the batches
+        // before it ended at.
+        const TextPosition block_start = text_position(buffer, buffer.size(), {line, 1});
+        binary = binary_error(opt, text_position(block, *at, block_start),
+                              static_cast<unsigned char>(block[*at]), line);
         return false;
       }
     buffer.append(block);
@@ -551,9 +559,9 @@ std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const
     }
     return true;
   });
-  if (!read) {
+  if (!read || binary) {
     importer.drain();  // the batches read before the error are kept
-    return std::unexpected(read.error());
+    return std::unexpected(read ? *binary : read.error());
   }
   if (failure) {
     auto report = importer.finish();

@@ -124,27 +124,27 @@ std::int64_t duration_of(const std::string& tag) {
 
 namespace {
 
-// The moves of `g` as the row's lists, when they fit there (db::MoveLists): the book moves
-// first, and every move with its text; else nullopt (the importer then builds a MoveRecord
-// each).
+// The moves of `g` as the row's lists, when they fit there (db::MoveListsOrder): the book
+// moves first, and every move with its text; else nullopt (the importer then builds a
+// MoveRecord each).
 std::optional<db::MoveLists> lists_of(chess::PgnGame& g, bool chess960) {
   db::MoveLists lists;
   lists.plies = static_cast<int>(g.moves.size());
   lists.uci.reserve(g.moves.size() * 5);
   lists.san.reserve(g.moves.size() * 5);
-  bool book = true;
+  db::MoveListsOrder order;
   for (chess::PgnMove& m : g.moves) {
-    const bool is_book = m.comment == "book";
-    if ((is_book && !book) || m.san.empty()) return std::nullopt;
-    book = is_book;
-    const std::string uci = chess::to_uci(m.move, chess960);
+    const bool book = m.comment == "book";
     if (!lists.uci.empty()) {
       lists.uci += ' ';
       lists.san += ' ';
     }
-    lists.uci += uci;
+    const std::size_t uci_at = lists.uci.size();
+    chess::append_uci(lists.uci, m.move, chess960);
+    const std::string_view uci = std::string_view(lists.uci).substr(uci_at);
+    if (!order.admits(book, uci, m.san)) return std::nullopt;
     lists.san += m.san;
-    if (is_book) {
+    if (book) {
       if (!lists.book_uci.empty()) lists.book_uci += ' ';
       lists.book_uci += uci;
     }
@@ -217,8 +217,7 @@ db::ImportItem item_of(chess::PgnGame& g, Result result) {
   }
   item.pgn_tags = pgn_tags_text(r, header, g.moves.size());
   item.dedup_key = dedup_key(g, r);
-  item.content_hash =
-      db::GameWrites::content_hash(r, item.dedup_key, item.lists ? &*item.lists : nullptr);
+  item.content_hash = db::GameWrites::content_hash(r, item.dedup_key, item.move_lists());
   return item;
 }
 

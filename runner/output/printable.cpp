@@ -175,8 +175,8 @@ std::optional<std::size_t> first_binary_byte(std::string_view text) {
   return std::nullopt;
 }
 
-TextPosition text_position(std::string_view text, std::size_t offset) {
-  TextPosition p;
+TextPosition text_position(std::string_view text, std::size_t offset, TextPosition from) {
+  TextPosition p = from;
   offset = std::min(offset, text.size());
   for (std::size_t i = 0; i < offset; ++i) {
     if (text[i] == '\n') {

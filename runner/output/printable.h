@@ -34,11 +34,12 @@ void terminal_control(std::ostream& out, std::string_view sequence);
 // line feed, carriage return, form feed and vertical tab): its offset, or nullopt.
 std::optional<std::size_t> first_binary_byte(std::string_view text);
 
-// 1-based line and column of `offset` in `text` (columns count bytes).
+// 1-based line and column of `offset` in `text` (columns count bytes), `text` starting at
+// `from` (a block of a longer input: the position of the block's first byte in it).
 struct TextPosition {
   int line = 1;
   int column = 1;
 };
-TextPosition text_position(std::string_view text, std::size_t offset);
+TextPosition text_position(std::string_view text, std::size_t offset, TextPosition from = {});
 
 }  // namespace knightly::runner

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <regex>
 
 #include "engine/chess/pgn.h"
 #include "sqlite_probe.h"
@@ -75,6 +76,46 @@ TEST_CASE("import of a binary file says what and where, escaped, exit 2, nothing
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("late.pgn:" + std::to_string(line) + ":31: byte 0x01") != std::string::npos);
   CHECK(games_in(dir) == 0);
+}
+
+TEST_CASE(
+    "a pipe's binary byte past its first batch: its line in the input, the batches before "
+    "it kept and said so",
+    "[cli][import]") {
+  TempDir dir;
+  // A pipe is read once: the batches before the byte are imported by the time it is met.
+  // Games of a long comment each (few games, many bytes), more than a batch (8 MB) of them.
+  std::string text;
+  int games = 0;
+  while (text.size() < (9u << 20)) {
+    text += "[Event \"t\"]\n[Round \"" + std::to_string(++games) +
+            "\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 {" +
+            std::string(8000, 'x') + "} e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+  }
+  constexpr int lines_per_game = 8;
+  const int bad_line = int(std::count(text.begin(), text.end(), '\n')) + 1;
+  text += "1. e4 e5 {" + std::string(20, 'x') + std::string("\x01", 1) + "}";
+
+  ChildProcess import({knightly_binary(), "import", "/dev/stdin", "--db", dir.file("k.db")}, true);
+  for (std::size_t at = 0; at < text.size();) {  // a line at a time (send adds its newline)
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    import.send(text.substr(at, end - at));
+    at = end + 1;
+  }
+  import.close_input();
+  const std::string out = import.all_output(60000);
+  INFO(out);
+  CHECK(import.wait_exit(10000) == 2);
+  CHECK(out.find("/dev/stdin:" + std::to_string(bad_line) + ":31: byte 0x01") != std::string::npos);
+  // The games before the batch the byte is in are imported, and the message names its line.
+  std::smatch m;
+  REQUIRE(std::regex_search(out, m, std::regex("the games before line ([0-9]+) are imported")));
+  const int kept_before = std::stoi(m[1]);
+  CHECK(kept_before > 1);
+  CHECK(kept_before < bad_line);
+  CHECK((kept_before - 1) % lines_per_game == 0);
+  CHECK(games_in(dir) == (kept_before - 1) / lines_per_game);
+  CHECK(games_in(dir) < games);
 }
 
 TEST_CASE("import of a directory or a missing file is an error", "[cli][import]") {

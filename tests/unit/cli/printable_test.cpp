@@ -47,6 +47,16 @@ TEST_CASE("first_binary_byte finds what no text file holds, text_position says w
   CHECK(p.column == 8);
   CHECK(text_position("abc", 0).line == 1);
   CHECK(text_position("abc", 0).column == 1);
+  // A block of a longer input, from where the block starts: a line the block boundary cuts
+  // goes on counting columns, the next lines start again.
+  for (std::size_t cut = 0; cut <= 16; ++cut) {
+    const TextPosition first = text_position(nul, cut, {3, 5});
+    const TextPosition q = text_position(std::string_view(nul).substr(cut), 16 - cut, first);
+    INFO(cut);
+    CHECK(q.line == 4);
+    CHECK(q.column == 8);
+  }
+  CHECK(text_position("ab", 2, {3, 5}).column == 7);
 }
 
 TEST_CASE("a text table is one line per row whatever the names hold", "[cli][printable]") {
