@@ -93,18 +93,20 @@ std::string EngineRepo::commit(const EngineCommit& c) {
   ++commits_;
   std::string cpp = kEngineCpp;
   if (c.broken) cpp += "\nint this_does_not_compile = ;\n";
-  write_file(dir_ + "/engine.cpp", cpp);
-  write_file(dir_ + "/strength.h", "#define ENGINE_OPTIONS \"setoption name Search value " +
-                                       c.search + "\\nsetoption name Eval value " + c.eval +
-                                       "\\n\"\n#define BENCH_NODES " + std::to_string(c.bench) +
-                                       "ULL\n");
+  const std::string at = c.subdir.empty() ? dir_ : dir_ + "/" + c.subdir;
+  std::filesystem::create_directories(at);
+  write_file(at + "/engine.cpp", cpp);
+  write_file(at + "/strength.h", "#define ENGINE_OPTIONS \"setoption name Search value " +
+                                     c.search + "\\nsetoption name Eval value " + c.eval +
+                                     "\\n\"\n#define BENCH_NODES " + std::to_string(c.bench) +
+                                     "ULL\n");
   std::string make =
       "EXE ?= engine\nCXX ?= c++\nKNIGHTLY_ENGINE ?= " + engine_binary() +
       "\n$(EXE): engine.cpp strength.h\n\t$(CXX) -O1 -DKNIGHTLY_ENGINE='\"$(KNIGHTLY_ENGINE)\"' "
       "-o $(EXE) engine.cpp\n";
   if (c.build_sleep_s > 0) make += "\tsleep " + std::to_string(c.build_sleep_s) + "\n";
-  write_file(dir_ + "/Makefile", make);
-  git({"add", "engine.cpp", "strength.h", "Makefile"});
+  write_file(at + "/Makefile", make);
+  git({"add", "-A", "."});
   const std::string message = c.message.empty()
                                   ? "Search " + c.search + " (commit " + std::to_string(commits_) +
                                         ")\n\nBench: " + std::to_string(c.bench) + "\n"

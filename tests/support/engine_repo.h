@@ -19,6 +19,7 @@ struct EngineCommit {
   std::string message;                // the commit message ("" = a generated one)
   bool broken = false;                // engine.cpp does not compile
   int build_sleep_s = 0;              // the build sleeps this long after the compile
+  std::string subdir;                 // the directory of the repository the files go in
 };
 
 // The commits the tests make.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 
@@ -246,4 +247,58 @@ TEST_CASE("commands run without a shell, killed at their timeout", "[source]") {
   CHECK(missing.error.find("/no/such/program") != std::string::npos);
   CHECK(last_lines("a\nb\nc\n", 2) == "b\nc");
   CHECK(command_text({"make", "-j", "EXE=/a b/c"}) == "make -j 'EXE=/a b/c'");
+}
+
+TEST_CASE(
+    "an engine in a subdirectory is built there, and a build's key holds the compiler and "
+    "its flags",
+    "[source]") {
+  TempDir dir;
+  EngineRepo repo(dir.file("engine"));
+  EngineCommit in_src = engine_commit("greedy", 3333);
+  in_src.subdir = "src";
+  const std::string sha = repo.commit(in_src);
+  SourceCache cache(dir.file("cache"));
+
+  // The Makefile is in src/ only: built there, the program is the engine.
+  EngineSource s = source_of(repo, sha);
+  s.subdir = "src";
+  auto built = cache.build(s, sha);
+  INFO((built ? "" : built.error().message));
+  REQUIRE(built);
+  auto bench = run_bench(built->program, std::chrono::seconds(60));
+  REQUIRE(bench);
+  CHECK(bench->figures.nodes == 3333);
+  // At the top, make finds no Makefile: the build fails naming where it ran.
+  auto top = cache.build(source_of(repo, sha), sha);
+  REQUIRE_FALSE(top);
+  CHECK(top.error().message.find("failed") != std::string::npos);
+  CHECK(top.error().message.find(dir.file("cache")) != std::string::npos);
+  // A subdirectory the commit does not have is refused by name.
+  EngineSource nope = s;
+  nope.subdir = "nope";
+  auto missing = cache.build(nope, sha);
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().message.find("subdir 'nope' is not a directory of") != std::string::npos);
+  CHECK(cache.build_name(nope, sha) != cache.build_name(s, sha));
+
+  // The compiler (its version line) and the flags are part of the build's key: a cache made
+  // under another CXX or CXXFLAGS builds anew (the CPU's flags are too, read from
+  // /proc/cpuinfo: not something a test can change).
+  const std::string plain = SourceCache(dir.file("cache")).build_name(s, sha);
+  const auto under = [&](const char* name, const char* value) {
+    const char* old = std::getenv(name);
+    const std::string kept = old ? old : "";
+    ::setenv(name, value, 1);
+    const std::string key = SourceCache(dir.file("cache")).build_name(s, sha);
+    if (old)
+      ::setenv(name, kept.c_str(), 1);
+    else
+      ::unsetenv(name);
+    return key;
+  };
+  CHECK(under("CXXFLAGS", "-O1 -march=x86-64") != plain);
+  CHECK(under("CFLAGS", "-O1") != plain);
+  CHECK(under("CXX", "g++") != plain);
+  CHECK(SourceCache(dir.file("cache")).build_name(s, sha) == plain);
 }
