@@ -139,7 +139,7 @@ std::int64_t Catalog::upsert_engine(const EngineInfo& e) {
   return id;
 }
 
-std::optional<std::string> Catalog::binary_sha256(const std::string& path) {
+std::optional<std::string> Catalog::binary_sha256(const std::string& path, const Hasher& hasher) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return std::nullopt;
   const std::int64_t size = info.st_size;
@@ -152,7 +152,7 @@ std::optional<std::string> Catalog::binary_sha256(const std::string& path) {
     st.bind(1, path).bind(2, size).bind(3, mtime_ns);
     if (st.step()) return st.text(0);
   }
-  auto hash = sha256_file(path);
+  auto hash = hasher ? hasher(path) : sha256_file(path);
   if (!hash || core_.options.mode == OpenMode::ReadOnly) return hash;
   core_.write("remembering the hash of " + path, [&] {
     Statement put(core_.db,

@@ -2,6 +2,7 @@
 // The Store's catalog (Store::catalog()): the tournaments, and the engine versions that play
 // them. Every method throws StoreException on failure.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,8 +38,11 @@ class Catalog {
   std::int64_t upsert_engine(const EngineInfo& engine);
   // The SHA-256 of the program at `path`, read from the file only when its size or
   // modification time changed since it was last hashed (or it never was); nullopt when the
-  // file cannot be read. In a read-only store nothing is remembered.
-  std::optional<std::string> binary_sha256(const std::string& path);
+  // file cannot be read. In a read-only store nothing is remembered. `hash` is how a program
+  // not remembered here is hashed (sha256_file when empty; the runner asks a cache kept
+  // across databases).
+  using Hasher = std::function<std::optional<std::string>(const std::string& path)>;
+  std::optional<std::string> binary_sha256(const std::string& path, const Hasher& hash = {});
   // The newest version with that name (import matches engines by name).
   std::optional<std::int64_t> find_engine(std::string_view name) const;
   std::vector<EngineVersion> engines() const;

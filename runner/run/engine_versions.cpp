@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "runner/config/engine_check.h"
+#include "runner/run/binary_hash_cache.h"
 
 namespace knightly::runner {
 
@@ -63,12 +64,14 @@ void EngineVersions::hash_all() {
   } catch (...) {
   }
   db::Store& store = own ? *own : store_;
+  const std::filesystem::path cache = default_binary_hash_cache();
+  const auto hash_of = [&](const std::string& path) { return cached_binary_sha256(path, cache); };
   for (std::size_t i = 0; i < info_.size(); ++i) {
     if (programs_[i].empty()) continue;
     std::string hash;
     std::exception_ptr error;
     try {
-      hash = store.catalog().binary_sha256(programs_[i]).value_or("");
+      hash = store.catalog().binary_sha256(programs_[i], hash_of).value_or("");
     } catch (...) {
       error = std::current_exception();
     }

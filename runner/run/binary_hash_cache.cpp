@@ -1,0 +1,93 @@
+#include "runner/run/binary_hash_cache.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "db/store/sha256.h"
+#include "runner/source/source_cache.h"
+
+namespace knightly::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kEntries = 256;
+
+// "dev inode size mtime_ns ctime_ns ": the start of the program's line in the cache.
+std::optional<std::string> key_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const auto ns = [](const timespec& t) {
+    return std::int64_t(t.tv_sec) * 1000000000 + std::int64_t(t.tv_nsec);
+  };
+  std::ostringstream key;
+  key << std::uint64_t(st.st_dev) << ' ' << std::uint64_t(st.st_ino) << ' '
+      << std::int64_t(st.st_size) << ' ' << ns(st.st_mtim) << ' ' << ns(st.st_ctim) << ' ';
+  return key.str();
+}
+
+bool is_hex_hash(std::string_view s) {
+  if (s.size() != 64) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+}  // namespace
+
+fs::path default_binary_hash_cache() {
+  return SourceCache::default_root() / "binary-hashes";
+}
+
+std::optional<std::string> cached_binary_sha256(const std::string& path,
+                                                const fs::path& cache_file) {
+  const auto key = key_of(path);
+  if (!key) return db::sha256_file(path);
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(cache_file);
+    for (std::string line; std::getline(in, line);) {
+      // A line that does not end in a hash (a damaged cache) is dropped when it is written.
+      if (line.size() < 65 || !is_hex_hash(std::string_view(line).substr(line.size() - 64)))
+        continue;
+      if (line.size() == key->size() + 64 && line.starts_with(*key))
+        return line.substr(key->size());
+      lines.push_back(std::move(line));
+    }
+  }
+  auto hash = db::sha256_file(path);
+  // The file changed while it was read: its hash is not remembered under the old key.
+  if (!hash || key_of(path) != key) return hash;
+  // Written whole to a file of its own, then renamed over the cache: a reader sees the old
+  // or the new one; of two processes adding at once, one's entry may be lost (and hashed
+  // again next time).
+  std::error_code ec;
+  fs::create_directories(cache_file.parent_path(), ec);
+  static std::atomic<unsigned> serial{0};
+  const fs::path temp =
+      cache_file.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(serial++);
+  {
+    std::ofstream out(temp, std::ios::trunc);
+    const std::size_t keep = std::min(lines.size(), kEntries - 1);
+    for (std::size_t i = lines.size() - keep; i < lines.size(); ++i) out << lines[i] << '\n';
+    out << *key << *hash << '\n';
+    out.flush();
+    if (!out) {
+      fs::remove(temp, ec);
+      return hash;
+    }
+  }
+  fs::rename(temp, cache_file, ec);
+  if (ec) fs::remove(temp, ec);
+  return hash;
+}
+
+}  // namespace knightly::runner

@@ -1,0 +1,24 @@
+#pragma once
+// SHA-256 of engine programs remembered across databases, in the user's cache directory: a
+// run on a fresh database does not read a large binary again (a 47 MB Stockfish costs some
+// 45 ms of CPU before the first game). A program is known by its device, inode, size,
+// modification and change times: a rebuilt, replaced or touched binary has another key and
+// is hashed afresh (its change time moves whatever its modification time is set to). Best
+// effort: a cache that cannot be read or written is passed over and the file hashed.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace knightly::runner {
+
+// SourceCache::default_root()/binary-hashes ($KNIGHTLY_CACHE, else $XDG_CACHE_HOME/knightly,
+// else ~/.cache/knightly).
+std::filesystem::path default_binary_hash_cache();
+
+// The hash of the program at `path`: from `cache_file` when it knows the file as it is now,
+// else read from the file and added there (the newest 256 programs are kept). nullopt when
+// the program cannot be read.
+std::optional<std::string> cached_binary_sha256(const std::string& path,
+                                                const std::filesystem::path& cache_file);
+
+}  // namespace knightly::runner
