@@ -112,8 +112,12 @@ void killed_worker(bool postgres, bool queue) {
     command = {knightly_binary(), "tune", dir.file("t.toml"), "--db", db.target,
                "--lease",         "1",    "--quiet"};
   }
+  // On SQLite the survivor is `knightly run` of the same config: a config with [tune] is a
+  // tune whichever command plays it.
+  std::vector<std::string> survivor_command = command;
+  if (!queue && !postgres) survivor_command[1] = "run";
   WorkerProcess victim(command, dir.file("w1"));
-  WorkerProcess survivor(command, dir.file("w2"));
+  WorkerProcess survivor(survivor_command, dir.file("w2"));
   const bool killed = holds_a_pair(db, victim);
   if (killed) {
     victim.signal(SIGKILL);
