@@ -119,6 +119,12 @@ TEST_CASE("figures: a 100% match is +inf with the same 95% bound in run, query, 
   REQUIRE(standings.exit_code == 0);
   CHECK(standings.out.find(in_json("100% score: no finite Elo; >=" + engine_bound + " at 95%",
                                    false)) != std::string::npos);
+  // And the 0% engine: the same bound below, in the run, query standings and the report.
+  const std::string zero_bound = find(run.out, R"(\n +2 +cheat .* -inf +<=-([0-9.]+) )");
+  REQUIRE_FALSE(zero_bound.empty());
+  const std::string zero_note =
+      in_json("0% score: no finite Elo; <=-" + zero_bound + " at 95%", false);
+  CHECK(standings.out.find(zero_note) != std::string::npos);
 
   // query sprt: the same estimate, in fastchess's two decimals.
   auto sprt = query(db, {"sprt", "--tournament", "perfect"});
@@ -134,12 +140,69 @@ TEST_CASE("figures: a 100% match is +inf with the same 95% bound in run, query, 
   const std::string page = report_file(db, dir);
   CHECK(page.find(elo_text) != std::string::npos);
   CHECK(page.find("1199.") == std::string::npos);
+  CHECK(page.find(zero_note) != std::string::npos);
   const Serve serve(db, dir);
   const std::string doc = serve.get("/api/report");
   CHECK(doc.find(elo_text) != std::string::npos);
   CHECK(doc.find("1199.") == std::string::npos);
   // The chart's last point: no Elo, its lower bound the one every output prints.
   CHECK(doc.find("[10,null," + sprt_bound + ",null]],") != std::string::npos);
+  CHECK(serve.get("/api/query/standings") == standings.out);
+}
+
+TEST_CASE("figures: a finite Elo and its interval are the same in run, query, report, serve",
+          "[figures][report][serve][cli]") {
+  // Two builtin engines close enough to share the points (fixed depth and seed: the same
+  // games every time).
+  TempDir dir;
+  const std::string db = dir.file("f.db");
+  write_file(dir.file("f.toml"),
+             "[tournament]\nname = \"finite\"\nrounds = 10\nconcurrency = 2\nseed = 7\n"
+             "[openings]\nrandom_plies = 4\n"
+             "[[engine]]\nname = \"pst\"\nbuiltin = true\n"
+             "options = { Search = \"alphabeta\", Eval = \"material+pst\" }\ndepth = 2\n"
+             "[[engine]]\nname = \"mat\"\nbuiltin = true\n"
+             "options = { Search = \"alphabeta\", Eval = \"material\", EvalNoise = \"50\" }\n"
+             "depth = 2\n");
+  auto run = run_process({knightly_binary(), "run", dir.file("f.toml"), "--db", db});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  // The match's estimate: "Elo difference: 168.3 +/- 119.4, LOS: ...".
+  std::smatch m;
+  REQUIRE(std::regex_search(run.out, m,
+                            std::regex(R"(Elo difference: ([0-9.+-]+) \+/- ([0-9.]+), LOS)")));
+  const double elo = std::stod(m[1]), interval = std::stod(m[2]);
+  REQUIRE(std::isfinite(elo));
+  CHECK(std::abs(elo) < 1000);
+  CHECK(interval > 0);
+  const std::string text = m[1].str() + " +/- " + m[2].str();
+
+  // query sprt: the same, in two decimals.
+  auto sprt = query(db, {"sprt", "--tournament", "finite"});
+  REQUIRE(sprt.exit_code == 0);
+  REQUIRE(std::regex_search(sprt.out, m, std::regex(R"(\nElo: ([0-9.+-]+) \+/- ([0-9.]+),)")));
+  CHECK(std::abs(std::stod(m[1]) - elo) <= 0.05);
+  CHECK(std::abs(std::stod(m[2]) - interval) <= 0.05);
+
+  // The standings row of each engine, as the run printed it, is query's.
+  auto standings = query(db, {"standings", "--format", "json"});
+  REQUIRE(standings.exit_code == 0);
+  for (const char* engine : {"pst", "mat"}) {
+    std::smatch row;
+    REQUIRE(std::regex_search(
+        run.out, row,
+        std::regex(std::string(R"(\n +[12] +)") + engine + R"( .* ([0-9.-]+) +([0-9.]+)\n)")));
+    INFO(engine);
+    CHECK(std::regex_search(standings.out, std::regex(std::string("\"engine\": \"") + engine +
+                                                      "\".*\"elo\": " + row[1].str() +
+                                                      ", \"elo95\": " + row[2].str())));
+  }
+
+  // The report and serve: the run's text, and serve's standings are query's.
+  const std::string elo_text = "\"elo_text\":" + in_json(text);
+  CHECK(report_file(db, dir).find(elo_text) != std::string::npos);
+  const Serve serve(db, dir);
+  CHECK(serve.get("/api/report").find(elo_text) != std::string::npos);
   CHECK(serve.get("/api/query/standings") == standings.out);
 }
 
