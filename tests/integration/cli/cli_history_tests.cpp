@@ -128,6 +128,32 @@ TEST_CASE("engines are told apart by what defines their play, --merge-by-name jo
   auto ratings = kn({"query", "ratings", "--db", db, "--format", "csv"});
   CHECK(ratings.exit_code == 0);
   CHECK(ratings.out.find("ab (depth 1)") != std::string::npos);
+
+  // The same name at the same depth with another option, and as another program (a UCI
+  // engine): each its own row, told apart by the option, the command and the binary's hash.
+  const std::string other = dir.file("other.db");
+  std::string options = tournament_toml("o1", 1);
+  options.replace(options.find("Search = \"alphabeta\""), 20,
+                  "Search = \"alphabeta\", Eval = \"material\"");
+  std::string program = tournament_toml("c1", 1);
+  program.replace(program.find("builtin = true\noptions = { Search = \"alphabeta\" }"), 49,
+                  "command = \"" + mock_engine_binary() + "\"");
+  write_file(dir.file("o1.toml"), options);
+  write_file(dir.file("c1.toml"), program);
+  for (const char* t : {"d1.toml", "o1.toml", "c1.toml"}) {
+    auto r = kn({"run", dir.file(t), "--db", other, "--quiet"});
+    INFO(t << r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+  }
+  auto three = kn({"query", "standings", "--db", other, "--format", "csv"});
+  INFO(three.out << three.err);
+  REQUIRE(three.exit_code == 0);
+  CHECK(three.out.find("\"ab (Search=alphabeta, no command") != std::string::npos);
+  CHECK(three.out.find("\"ab (Search=alphabeta Eval=material, no command") != std::string::npos);
+  CHECK(std::regex_search(three.out, std::regex("\"ab \\(default options, [^,]*mock-engine, "
+                                                "binary [0-9a-f]{8}\\)\",2,")));
+  CHECK(kn({"query", "standings", "--db", other, "--format", "csv", "--merge-by-name"})
+            .out.find(",ab,6,") != std::string::npos);
 }
 
 TEST_CASE("standings rank by score when the engines played different numbers of games",
