@@ -77,9 +77,11 @@ std::expected<bool, std::string> worker_flag(const std::string& flag, Args& args
   return true;
 }
 
-// Plays the tournament (this process's share of it), shows it, and returns the exit code.
+// Plays the tournament (this process's share of it), shows it, and returns the exit code;
+// `finished` (when given) says whether the tournament ran to its end (not stopped, not cut
+// short).
 int run_and_report(const Config& config, const RunOptions& options,
-                   const Presentation& presentation) {
+                   const Presentation& presentation, bool* finished = nullptr) {
   const bool two = config.engines.size() == 2;
   const auto style = make_run_style(presentation.style);
   Progress progress(std::cout, std::cerr, presentation.quiet, two ? config.engines[0].name : "",
@@ -93,6 +95,7 @@ int run_and_report(const Config& config, const RunOptions& options,
   if (summary.tune) print_tune_summary(std::cout, *summary.tune);
   if (options.perf_stats) print_perf_stats(std::cout, summary);
   uninstall_interrupt_handlers();
+  if (finished) *finished = summary.finished && !summary.stopped;
   return summary.exit_code;
 }
 
@@ -178,10 +181,12 @@ int cmd_play(Args& args) {
   if (config.sprt.enabled) options.kind = db::TournamentKind::Sprt;
   presentation.style = config.output.format.value_or(OutputStyle::Cutechess);
   for (const auto& note : command->notes) std::cout << "Note: " << note << "\n";
-  const int code = run_and_report(config, options, presentation);
+  bool finished = false;
+  const int code = run_and_report(config, options, presentation, &finished);
   // Both tools exit 0 when the match ran to its end, whatever its SPRT decided: a script's
   // `cutechess-cli ... && next` goes on. The gate's codes are `knightly sprt`'s and `run`'s.
-  return code == ExitH0 || code == ExitUndecided ? ExitOk : code;
+  // A match ended early by `knightly stop` did not run to its end: 3, as `run` gives.
+  return finished && (code == ExitH0 || code == ExitUndecided) ? ExitOk : code;
 }
 
 std::expected<SprtCommand, std::string> parse_sprt_command(Args& args) {

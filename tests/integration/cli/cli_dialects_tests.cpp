@@ -490,6 +490,37 @@ TEST_CASE("play again with another -concurrency, -pgnout and -db spelling resume
   CHECK(read.games.size() == 12);
 }
 
+TEST_CASE("play stopped by knightly stop exits 3, not the 0 of a match run to its end",
+          "[cli][dialects][sprt]") {
+  TempDir dir;
+  const std::string db = dir.file("s.db");
+  // An SPRT that cannot decide within its games (the anchors exit 0 however it ends, as
+  // `play` does: tested above), stopped after its first games.
+  auto cmd =
+      mock_match(db, {"-games", "2", "-rounds", "500", "-repeat", "-concurrency", "1", "-sprt",
+                      "elo0=0", "elo1=5", "alpha=0.05", "beta=0.05", "-wait", "100"});
+  const pid_t pid = spawn_background(cmd, "", false, dir.file("p.out"), dir.file("p.out"));
+  std::string name;
+  for (int i = 0; i < 1000 && name.empty(); ++i) {
+    try {
+      if (std::filesystem::exists(db) && SqliteProbe(db).count("SELECT count(*) FROM games") >= 2)
+        name = SqliteProbe(db).value("SELECT name FROM tournaments");
+    } catch (const std::exception&) {
+      // the runner holds the write lock a moment: look again
+    }
+    if (name.empty()) ::usleep(20000);
+  }
+  REQUIRE_FALSE(name.empty());
+  auto stop = run_process({knightly_binary(), "stop", name, "--db", db});
+  INFO(stop.out << stop.err);
+  CHECK(stop.exit_code == 0);
+  CHECK(wait_child(pid) == 3);
+  const std::string out = read_file(dir.file("p.out"));
+  INFO(out);
+  CHECK(out.find("Stopped before the end") != std::string::npos);
+  CHECK(SqliteProbe(db).count("SELECT count(*) FROM games") < 1000);
+}
+
 TEST_CASE("a cutechess-cli line's -sprt is cutechess's test: its LLR from its own formula",
           "[cli][dialects]") {
   TempDir dir;
