@@ -147,7 +147,9 @@ std::span<const MatchKey> game_rows() {
     {.toml = "tournament.check_mate_pvs", .flag = "-check-mate-pvs", .type = T::Flag,
      .fallback = "false",
      .meaning = "A mate score's PV must end in mate; otherwise a warning in fastchess's words.",
-     .fastchess = same,
+     .fastchess = differs("checks the last scored info line of each move (fastchess: every "
+                          "one), PV legality only under this flag (fastchess: always); no "
+                          "bestmove-against-PV or mate-sign warning, no joined -testEnv line"),
      .apply = [](Config& c, const Value& v) { c.tournament.check_mate_pvs = B(v); }},
     {.toml = "tournament.reference_nps", .knightly = "--reference-nps", .commands = CommandSprt,
      .type = T::Number, .min = 1, .max = std::numeric_limits<std::int64_t>::max(),
