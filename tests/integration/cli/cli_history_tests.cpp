@@ -240,6 +240,17 @@ TEST_CASE("query workers shows each worker's state and tournament, a refused run
       "attempt, lease_until_ms) VALUES (1, 99, 0, 2, 99, 'leased', 2, 1, 1)");
   w = kn({"query", "workers", "--db", db, "--format", "csv"});
   CHECK(w.out.find("gone,1,lease lost,wt,") != std::string::npos);
+  // One holding a pair whose lease runs on is alive.
+  sql_exec(db,
+           "INSERT INTO workers (host, pid, started_at, last_seen_ms) VALUES ('busy', 2, "
+           "'2026-01-01T00:00:00.000Z', 0);"
+           "INSERT INTO pairs (tournament_id, round, pair, games, schedule_index, state, "
+           "worker_id, attempt, lease_until_ms) VALUES (1, 98, 0, 2, 98, 'leased', 3, 1, "
+           "9000000000000)");
+  w = kn({"query", "workers", "--db", db, "--format", "csv"});
+  INFO(w.out);
+  CHECK(w.out.find("busy,2,alive,wt,") != std::string::npos);
+  CHECK(w.out.find("gone,1,lease lost,wt,") != std::string::npos);
 }
 
 TEST_CASE("the progress line after a resume counts the whole tournament's games",
