@@ -190,4 +190,13 @@ TEST_CASE("the help of run, play and sprt comes from the schema") {
   CHECK(run.find("--db TARGET") != std::string::npos);
   CHECK(run.find("--pgn FILE") != std::string::npos);
   CHECK(run.find("--elo0") == std::string::npos);
+  // Options once missing from the help (issue 30): each command's page lists them.
+  for (const char* option : {"--sync", "--stall-timeout", "--perf-stats"}) {
+    INFO(option);
+    CHECK(run.find(option) != std::string::npos);
+  }
+  for (const char* option : {"--lease", "--on-stop", "--model", "--quiet", "--sync"}) {
+    INFO(option);
+    CHECK(sprt.find(option) != std::string::npos);
+  }
 }
