@@ -1,16 +1,13 @@
 // knightly report: one self-contained HTML file (no network needed to open it) with the
 // standings, ratings, head-to-head, terminations, the two-engine match figures, move
 // statistics per engine and the newest games with a board to replay them.
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "db/store/store.h"
 #include "runner/cli/subcommand.h"
 #include "runner/query/page_data.h"
 #include "runner/report/page.h"
+#include "runner/run/replace_file.h"
 #include "runner/run/run_options.h"
 
 namespace knightly::runner {
@@ -53,30 +50,6 @@ std::expected<ReportArgs, std::string> parse_report_args(Args& args) {
   return r;
 }
 
-// Writes next to the target and renames, so a reader never sees half a report.
-std::expected<void, std::string> write_atomically(const std::string& path,
-                                                  const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return std::unexpected("cannot write " + tmp + ": " + std::strerror(errno));
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      return std::unexpected("cannot write " + tmp + ": " + std::strerror(errno));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return std::unexpected("cannot write " + path + ": " + ec.message());
-  }
-  return {};
-}
-
 }  // namespace
 
 int cmd_report(Args& args) {
@@ -105,7 +78,7 @@ int cmd_report(Args& args) {
     std::cerr << "knightly: report: " << e.what() << "\n";
     return ExitError;
   }
-  if (auto w = write_atomically(r->output, page); !w) {
+  if (auto w = replace_file(r->output, page); !w) {
     std::cerr << "knightly: report: " << w.error() << "\n";
     return ExitError;
   }

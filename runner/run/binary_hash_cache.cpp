@@ -1,16 +1,15 @@
 #include "runner/run/binary_hash_cache.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <atomic>
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
 #include "db/store/sha256.h"
+#include "runner/run/replace_file.h"
 #include "runner/source/source_cache.h"
 
 namespace knightly::runner {
@@ -66,27 +65,16 @@ std::optional<std::string> cached_binary_sha256(const std::string& path,
   auto hash = db::sha256_file(path);
   // The file changed while it was read: its hash is not remembered under the old key.
   if (!hash || key_of(path) != key) return hash;
-  // Written whole to a file of its own, then renamed over the cache: a reader sees the old
-  // or the new one; of two processes adding at once, one's entry may be lost (and hashed
-  // again next time).
+  // Replaced whole (replace_file): a reader sees the old cache or the new one; of two
+  // processes adding at once, one's entry may be lost (and hashed again next time). A cache
+  // that cannot be written is passed over.
   std::error_code ec;
   fs::create_directories(cache_file.parent_path(), ec);
-  static std::atomic<unsigned> serial{0};
-  const fs::path temp =
-      cache_file.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(serial++);
-  {
-    std::ofstream out(temp, std::ios::trunc);
-    const std::size_t keep = std::min(lines.size(), kEntries - 1);
-    for (std::size_t i = lines.size() - keep; i < lines.size(); ++i) out << lines[i] << '\n';
-    out << *key << *hash << '\n';
-    out.flush();
-    if (!out) {
-      fs::remove(temp, ec);
-      return hash;
-    }
-  }
-  fs::rename(temp, cache_file, ec);
-  if (ec) fs::remove(temp, ec);
+  std::string text;
+  const std::size_t keep = std::min(lines.size(), kEntries - 1);
+  for (std::size_t i = lines.size() - keep; i < lines.size(); ++i) text += lines[i] + '\n';
+  text += *key + *hash + '\n';
+  (void)replace_file(cache_file, text);
   return hash;
 }
 
