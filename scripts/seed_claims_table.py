@@ -2,6 +2,8 @@
 """The figures of docs/seed-claims.md, from the published files of one run alone.
 
 Usage: seed_claims_table.py GAMES_DIR SCRATCH_DIR > table.md
+       seed_claims_table.py --splice DOC TABLE   (DOC's figures become TABLE)
+       seed_claims_table.py --check DOC TABLE    (exit 1 unless DOC's figures are TABLE)
 
 GAMES_DIR holds what scripts/seed-claims publishes: NAME.pgn.gz (`knightly export` of each
 tournament), claim1-compare.txt and claim7-timings.txt, runs.tsv and load.tsv. Each claim's games
@@ -24,8 +26,33 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 
+BEGIN, END = "<!-- figures: begin -->\n", "<!-- figures: end -->"
+
+
+def spliced(doc_text, table_text):
+    """docs/seed-claims.md with its figures (between the two markers) replaced by a table: the
+    table's title goes, its headings one level down under the document's own heading."""
+    a, b = doc_text.index(BEGIN) + len(BEGIN), doc_text.index(END)
+    body = re.sub(r"^(#+) ", r"#\1 ", table_text.split("\n", 1)[1].lstrip("\n"), flags=re.M)
+    return doc_text[:a] + "\n" + body.rstrip("\n") + "\n\n" + doc_text[b:]
+
+
+if len(sys.argv) == 4 and sys.argv[1] in ("--splice", "--check"):
+    # --splice DOC TABLE: write TABLE into DOC's figures. --check DOC TABLE: exit 1 (with the
+    # first differing line) unless DOC's figures are TABLE's.
+    doc, table_path = sys.argv[2], sys.argv[3]
+    text, want = open(doc).read(), spliced(open(doc).read(), open(table_path).read())
+    if sys.argv[1] == "--splice":
+        open(doc, "w").write(want)
+        sys.exit(0)
+    if text != want:
+        for n, (x, y) in enumerate(zip(text.splitlines() + [""], want.splitlines() + [""]), 1):
+            if x != y:
+                sys.exit(f"{doc}:{n}: the document says\n  {x}\nthe published games give\n  {y}")
+    sys.exit(0)
 if len(sys.argv) != 3:
-    sys.exit("usage: seed_claims_table.py GAMES_DIR SCRATCH_DIR > table.md")
+    sys.exit("usage: seed_claims_table.py GAMES_DIR SCRATCH_DIR > table.md\n"
+             "       seed_claims_table.py --splice|--check DOC TABLE")
 GAMES, SCRATCH = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 if not os.path.isdir(GAMES):
     sys.exit(f"seed_claims_table: {GAMES}: no such directory (the published games)")
@@ -521,14 +548,10 @@ def claim6():
               rows)
         print(f"Placed on the calibrated ladder: **{ratings.text(k, signed=False)}** "
               f"({ratings.rows[k]['games']} games).\n")
-    # The chart is knightly report's, which has no --merge-by-name: `knightly import` does not
-    # read the WhiteTimeControl/BlackTimeControl tags of a game whose sides' clocks differ, so a
-    # Stockfish level's games against the clockless seed AIs come back under another identity
-    # than its 4+0.04 games against Stockfish, and claim6-seeds would split each level in two.
-    # Charted: the ladder and knightly-engine, every game at 4+0.04 on both sides.
-    clocked = [n for n in names if n.startswith("claim6-ladder-") or n.startswith("claim6-strongest")]
-    if clocked:
-        chart(db, clocked, "chart-ratings", "claim6-ladder-ratings.png")
+    # The chart is knightly report's (every claim-6 game, 0 at the mean): an imported game keeps
+    # each side's time control (WhiteTimeControl/BlackTimeControl), so a Stockfish level is one
+    # engine whether it played the seed AIs, another level or knightly-engine.
+    chart(db, names, "chart-ratings", "claim6-ratings.png")
 
 
 def claim7():
