@@ -41,7 +41,8 @@ if len(sys.argv) == 4 and sys.argv[1] in ("--splice", "--check"):
     # --splice DOC TABLE: write TABLE into DOC's figures. --check DOC TABLE: exit 1 (with the
     # first differing line) unless DOC's figures are TABLE's.
     doc, table_path = sys.argv[2], sys.argv[3]
-    text, want = open(doc).read(), spliced(open(doc).read(), open(table_path).read())
+    text = open(doc).read()
+    want = spliced(text, open(table_path).read())
     if sys.argv[1] == "--splice":
         open(doc, "w").write(want)
         sys.exit(0)
