@@ -57,6 +57,10 @@ int apply_migrations(Database& db) {
   const auto checked = check_schema(c.read_schema_identity(), db.path(), db.dialect(), false);
   if (!checked) throw StoreException(checked.error());
   int version = *checked;
+  if (version == 0 && db.dialect() == Dialect::Sqlite) {
+    db.exec(sqlite_schema_snapshot(), "creating the schema");
+    version = latest_schema_version();
+  }
   for (const Migration& m : embedded_migrations()) {
     if (m.version <= version) continue;
     db.exec(translate_schema(m.sql, db.dialect()), std::string("applying migration ") + m.name);

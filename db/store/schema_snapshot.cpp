@@ -1,0 +1,110 @@
+// schema_snapshot OUTPUT.cpp: a build-time tool. Applies every embedded migration
+// (db/schema/*.sql) to an SQLite database in memory, one after another as a database that
+// lived through them all got them, and writes the schema they leave (sqlite_master's
+// statements, in the order SQLite made them, and the rows they inserted) as a C++ string: what a new SQLite file is
+// given in one pass (migrations.cpp). A new file so costs a few CREATE statements instead of
+// every CREATE, ALTER and DROP of its history, each of which has SQLite read the whole
+// schema again. The migrations stay the one source: this is their result, made from them
+// at each build by the SQLite the program runs on.
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "db/store/migrations.h"
+
+namespace {
+
+int fail(const std::string& what, sqlite3* db) {
+  std::fprintf(stderr, "schema_snapshot: %s: %s\n", what.c_str(), db ? sqlite3_errmsg(db) : "");
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: schema_snapshot OUTPUT.cpp\n");
+    return 2;
+  }
+  sqlite3* db = nullptr;
+  if (sqlite3_open(":memory:", &db) != SQLITE_OK) return fail("opening a database in memory", db);
+  for (const auto& m : knightly::db::embedded_migrations())
+    if (sqlite3_exec(db, m.sql, nullptr, nullptr, nullptr) != SQLITE_OK)
+      return fail(std::string("applying ") + m.name, db);
+  // sqlite_sequence and the automatic indexes are SQLite's own: it makes them again from the
+  // statements that made them.
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE "
+                         "'sqlite\\_%' ESCAPE '\\' ORDER BY rowid",
+                         -1, &st, nullptr) != SQLITE_OK)
+    return fail("reading the schema", db);
+  std::string sql;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    sql += reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    sql += ";\n";
+  }
+  if (rc != SQLITE_DONE) return fail("reading the schema", db);
+  sqlite3_finalize(st);
+  // And the rows the migrations put in (queue_control's one row, for one): each table's, as
+  // INSERT statements of SQLite's own quoting.
+  std::vector<std::string> tables;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                         "'sqlite\\_%' ESCAPE '\\' ORDER BY rowid",
+                         -1, &st, nullptr) != SQLITE_OK)
+    return fail("listing the tables", db);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+    tables.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+  sqlite3_finalize(st);
+  if (rc != SQLITE_DONE) return fail("listing the tables", db);
+  for (const std::string& table : tables) {
+    // Table names are the migrations' own identifiers: letters, digits and '_'.
+    std::string columns;
+    const std::string info = "SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid";
+    if (sqlite3_prepare_v2(db, info.c_str(), -1, &st, nullptr) != SQLITE_OK)
+      return fail("reading the columns of " + table, db);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      if (!columns.empty()) columns += " || ',' || ";
+      columns += "quote(\"" + std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 0))) + "\")";
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE || columns.empty()) return fail("reading the columns of " + table, db);
+    const std::string rows = "SELECT 'INSERT INTO " + table + " VALUES (' || " + columns +
+                             " || ')' FROM " + table;
+    if (sqlite3_prepare_v2(db, rows.c_str(), -1, &st, nullptr) != SQLITE_OK)
+      return fail("reading the rows of " + table, db);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      sql += reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+      sql += ";\n";
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return fail("reading the rows of " + table, db);
+  }
+  sqlite3_close(db);
+  if (sql.find(")knightly_sql") != std::string::npos) {
+    std::fprintf(stderr, "schema_snapshot: the schema contains the delimiter )knightly_sql\n");
+    return 1;
+  }
+  const std::string out = argv[1];
+  {
+    std::ofstream f(out + ".tmp", std::ios::binary);
+    f << "// Generated at build time by db/store/schema_snapshot.cpp from db/schema/*.sql: do "
+         "not edit.\n#include \"db/store/migrations.h\"\n\nnamespace knightly::db {\n\n"
+         "const char* sqlite_schema_snapshot() {\n  return R\"knightly_sql(\n"
+      << sql << ")knightly_sql\";\n}\n\n}  // namespace knightly::db\n";
+    if (!f.flush()) {
+      std::fprintf(stderr, "schema_snapshot: cannot write %s.tmp\n", out.c_str());
+      return 1;
+    }
+  }
+  if (std::rename((out + ".tmp").c_str(), out.c_str()) != 0) {
+    std::perror(("schema_snapshot: renaming to " + out).c_str());
+    return 1;
+  }
+  return 0;
+}
