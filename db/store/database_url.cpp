@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "db/store/libpq_lazy.h"
+
 namespace knightly::db {
 
 namespace {
@@ -310,7 +312,8 @@ std::vector<std::string> url_secrets(std::string_view location) {
   }
   // And the password as libpq itself reads it, whatever the form: that is what its messages
   // could quote.
-  if ((url || !out.empty()) && given.find('\0') == std::string::npos) {
+  // (Without libpq there is no connection either, so nothing that could quote it.)
+  if ((url || !out.empty()) && given.find('\0') == std::string::npos && !libpq_missing()) {
     char* error = nullptr;
     if (PQconninfoOption* options = PQconninfoParse(given.c_str(), &error)) {
       for (PQconninfoOption* o = options; o->keyword; ++o)

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "db/store/database_url.h"
+#include "db/store/libpq_lazy.h"
 #include "db/store/migrations.h"
 #include "db/store/store_error.h"
 
@@ -242,6 +243,7 @@ void PgConnection::connect() {
   // carries everything else, libpq adds PGPASSFILE and the PG* environment.
   const char* keys[] = {"connect_timeout", "dbname", "fallback_application_name", nullptr};
   const char* values[] = {"10", url_.c_str(), "knightly", nullptr};
+  if (auto why = libpq_missing()) throw StoreException(plain_error(ErrorKind::Unavailable, name_, *why));
   conn_ = PQconnectdbParams(keys, values, 1);
   if (!conn_)
     throw StoreException(
