@@ -1,5 +1,6 @@
 #include "engine/chess/bitboard.h"
 
+#include <bit>
 #include <cstdlib>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -27,6 +28,40 @@ Bitboard sliding_attack(const int (&deltas)[4][2], Square sq, Bitboard occupied)
 
 constexpr int RookDeltas[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 constexpr int BishopDeltas[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+
+// A slider's four rays from every square, to find its attacks on one occupancy with a few bit
+// operations instead of walking the board (the table build does it 107,648 times at start).
+struct Rays {
+  Bitboard ray[4][64];  // the squares along deltas[d] from a square, the square not included
+  bool up[4];           // whether deltas[d] goes to higher square numbers
+  explicit Rays(const int (&deltas)[4][2]) {
+    for (int d = 0; d < 4; ++d) {
+      up[d] = deltas[d][1] > 0 || (deltas[d][1] == 0 && deltas[d][0] > 0);
+      for (int s = 0; s < 64; ++s) {
+        Bitboard r = 0;
+        for (int f = file_of(Square(s)) + deltas[d][0], k = rank_of(Square(s)) + deltas[d][1];
+             f >= 0 && f < 8 && k >= 0 && k < 8; f += deltas[d][0], k += deltas[d][1])
+          r |= square_bb(make_square(f, k));
+        ray[d][s] = r;
+      }
+    }
+  }
+  // sliding_attack(deltas, sq, occupied), faster: along each ray up to its first blocker.
+  Bitboard attacks(Square sq, Bitboard occupied) const {
+    Bitboard a = 0;
+    for (int d = 0; d < 4; ++d) {
+      const Bitboard r = ray[d][sq];
+      const Bitboard blockers = r & occupied;
+      if (!blockers) {
+        a |= r;
+        continue;
+      }
+      const int b = up[d] ? std::countr_zero(blockers) : 63 - std::countl_zero(blockers);
+      a |= r & ~ray[d][b];
+    }
+    return a;
+  }
+};
 
 // xorshift64* generator, kept beside the project's SplitMix64 (splitmix64.h) as the magic
 // table's own: its fixed seeds are the ones known to find every square's magic number in a
@@ -83,6 +118,7 @@ constexpr std::uint64_t BishopMagics[64] = {
 // magic of each square is tried first; the seeded search runs only if it does not fit.
 void init_magics(Magic (&magics)[64], Bitboard* table, Bitboard* pext_table,
                  const int (&deltas)[4][2], const std::uint64_t (&known)[64]) {
+  const Rays rays(deltas);
   static constexpr std::uint64_t Seeds[8] = {728, 10316, 55013, 32803, 12281, 15100, 16645, 255};
   Bitboard occupancy[4096], reference[4096];
   int epoch[4096] = {}, cnt = 0;
@@ -102,7 +138,7 @@ void init_magics(Magic (&magics)[64], Bitboard* table, Bitboard* pext_table,
     Bitboard b = 0;
     do {
       occupancy[size] = b;
-      reference[size] = sliding_attack(deltas, sq, b);
+      reference[size] = rays.attacks(sq, b);
       pext_table[(next_table - table) + size] = reference[size];
       ++size;
       b = (b - m.mask) & m.mask;
