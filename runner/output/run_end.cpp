@@ -175,7 +175,7 @@ void print_perf_stats(std::ostream& out, const RunSummary& summary) {
   }
   if (const auto first = first_go()) {
     std::snprintf(buf, sizeof buf,
-                  "Start-up: first go %.3f s after the process started, own CPU by then %.3f s\n",
+                  "Start-up: first go %.3f s after the process started, own CPU by then %.4f s\n",
                   first->wall_s, first->cpu_s);
     out << buf;
   }

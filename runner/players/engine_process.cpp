@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -37,7 +39,7 @@ bool is_executable_file(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
-// execvp's lookup, done before the fork so that the child only calls execve: the first
+// execvp's lookup, done before the child starts so that the child only calls execve: the first
 // executable regular file named `name` in a directory of PATH ("" in PATH = the current one).
 std::string search_path(const std::string& name) {
   const char* path = std::getenv("PATH");
@@ -93,34 +95,51 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
-// In the child: the errno of what failed to the parent, and exit 127 as a shell would.
-[[noreturn]] void child_failed(int status_fd) {
-  int err = errno;
-  [[maybe_unused]] ssize_t n = ::write(status_fd, &err, sizeof err);
-  ::_exit(127);
-}
+// What the child needs, all made before it starts: it shares the runner's memory until it
+// execs, so it must not allocate.
+struct ChildSpec {
+  int stdin_fd, stdout_fd, stderr_fd, status_fd;
+  pid_t parent;
+  const char* workdir;
+  const char* exe;
+  char** argv;
+  char** envp;
+};
 
-// In the child, between fork and exec: only async-signal-safe calls, no allocation. On failure
-// the errno goes to the parent through `status_fd` (close-on-exec, so a successful exec closes
-// it with nothing written) and the child exits 127.
-[[noreturn]] void exec_child(int stdin_fd, int stdout_fd, int stderr_fd, int status_fd,
-                             pid_t parent, const char* workdir, const char* exe, char** argv,
-                             char** envp) {
-  auto fail = [status_fd] { child_failed(status_fd); };
-  if (::dup2(stdin_fd, 0) < 0 || ::dup2(stdout_fd, 1) < 0 || ::dup2(stderr_fd, 2) < 0) fail();
-  if (workdir && ::chdir(workdir) != 0) fail();
-  // The runner ignores SIGPIPE and its threads may block signals; the engine gets defaults.
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  ::sigaction(SIGPIPE, &dfl, nullptr);
-  sigset_t none;
-  ::sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  ::setpgid(0, 0);
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(127);  // the runner died before prctl took effect
-  ::execve(exe, argv, envp);
-  child_failed(status_fd);
+// The child, between clone and exec: only system calls, no allocation, nothing instrumented
+// (it runs on a stack of its own in the runner's memory, which the sanitizers do not know).
+// On failure the errno goes to the parent through `status_fd` (close-on-exec, so a
+// successful exec closes it with nothing written) and the child exits 127, as a shell would.
+__attribute__((no_sanitize("address", "undefined"))) int child_main(void* arg) {
+  const ChildSpec& c = *static_cast<const ChildSpec*>(arg);
+  // The runner's signal handlers are its own: in the child they would run on the runner's
+  // memory. Each goes back to its default before any signal is let through.
+  for (int sig = 1; sig < NSIG; ++sig) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) != 0) continue;
+    const bool handled = (old.sa_flags & SA_SIGINFO) ||
+                         (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN);
+    // The runner ignores SIGPIPE; the engine gets the default.
+    if (handled || sig == SIGPIPE) {
+      struct sigaction dfl {};
+      dfl.sa_handler = SIG_DFL;
+      ::sigaction(sig, &dfl, nullptr);
+    }
+  }
+  bool ok = ::dup2(c.stdin_fd, 0) >= 0 && ::dup2(c.stdout_fd, 1) >= 0 &&
+            ::dup2(c.stderr_fd, 2) >= 0 && (!c.workdir || ::chdir(c.workdir) == 0);
+  if (ok) {
+    sigset_t none;
+    ::sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != c.parent) ::_exit(127);  // the runner died before prctl took effect
+    ::execve(c.exe, c.argv, c.envp);
+  }
+  int err = errno;
+  [[maybe_unused]] ssize_t n = ::write(c.status_fd, &err, sizeof err);
+  ::_exit(127);
 }
 
 }  // namespace
@@ -157,7 +176,7 @@ std::optional<std::string> EngineProcess::start(const ProcessSpec& spec) {
   }
 
   keep_runner_private();
-  // Everything the child needs is built before the fork: it must not allocate.
+  // Everything the child needs is built before it starts: it must not allocate.
   std::vector<std::string> arg_strings;
   arg_strings.reserve(spec.args.size() + 1);
   arg_strings.push_back(spec.command);
@@ -183,17 +202,27 @@ std::optional<std::string> EngineProcess::start(const ProcessSpec& spec) {
     return e;
   }
 
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
+  // The child shares the runner's memory until it execs (CLONE_VM | CLONE_VFORK, as
+  // posix_spawn does; this thread waits meanwhile): nothing is copied, where a fork copies
+  // the page tables of the whole runner and has each page it writes next copied again. Every
+  // signal stays blocked until the child has put its handlers back to the defaults.
+  ChildSpec child{in[0],    out[1],      err_fd,      status[1],  ::getpid(),
+                  spec.workdir.empty() ? nullptr : spec.workdir.c_str(),
+                  exe.c_str(), argv.data(), envp.data()};
+  std::vector<char> stack(64 * 1024);
+  void* top = reinterpret_cast<void*>(
+      (reinterpret_cast<std::uintptr_t>(stack.data() + stack.size())) & ~std::uintptr_t(15));
+  sigset_t all, before;
+  ::sigfillset(&all);
+  ::pthread_sigmask(SIG_BLOCK, &all, &before);
+  const pid_t pid = ::clone(child_main, top, CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
+  const int clone_errno = errno;
+  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
   if (pid < 0) {
-    std::string e = "cannot start " + spec.command + ": fork: " + errno_text(errno);
+    std::string e = "cannot start " + spec.command + ": clone: " + errno_text(clone_errno);
     close_all();
     return e;
   }
-  if (pid == 0)
-    exec_child(in[0], out[1], err_fd, status[1], parent,
-               spec.workdir.empty() ? nullptr : spec.workdir.c_str(), exe.c_str(), argv.data(),
-               envp.data());
 
   close_fd(in[0]);
   close_fd(out[1]);

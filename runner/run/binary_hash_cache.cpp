@@ -46,22 +46,37 @@ fs::path default_binary_hash_cache() {
   return SourceCache::default_root() / "binary-hashes";
 }
 
+namespace {
+
+// The hash `cache_file` holds under `key`, else nullopt and, when `others` is given, the
+// cache's other well-formed lines in it.
+std::optional<std::string> look_up(const std::string& key, const fs::path& cache_file,
+                                   std::vector<std::string>* others) {
+  std::ifstream in(cache_file);
+  for (std::string line; std::getline(in, line);) {
+    // A line that does not end in a hash (a damaged cache) is dropped when it is written.
+    if (line.size() < 65 || !is_hex_hash(std::string_view(line).substr(line.size() - 64)))
+      continue;
+    if (line.size() == key.size() + 64 && line.starts_with(key)) return line.substr(key.size());
+    if (others) others->push_back(std::move(line));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> known_binary_sha256(const std::string& path,
+                                               const fs::path& cache_file) {
+  const auto key = key_of(path);
+  return key ? look_up(*key, cache_file, nullptr) : std::nullopt;
+}
+
 std::optional<std::string> cached_binary_sha256(const std::string& path,
                                                 const fs::path& cache_file) {
   const auto key = key_of(path);
   if (!key) return db::sha256_file(path);
   std::vector<std::string> lines;
-  {
-    std::ifstream in(cache_file);
-    for (std::string line; std::getline(in, line);) {
-      // A line that does not end in a hash (a damaged cache) is dropped when it is written.
-      if (line.size() < 65 || !is_hex_hash(std::string_view(line).substr(line.size() - 64)))
-        continue;
-      if (line.size() == key->size() + 64 && line.starts_with(*key))
-        return line.substr(key->size());
-      lines.push_back(std::move(line));
-    }
-  }
+  if (auto known = look_up(*key, cache_file, &lines)) return known;
   auto hash = db::sha256_file(path);
   // The file changed while it was read: its hash is not remembered under the old key.
   if (!hash || key_of(path) != key) return hash;

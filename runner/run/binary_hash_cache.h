@@ -20,5 +20,9 @@ std::filesystem::path default_binary_hash_cache();
 // the program cannot be read.
 std::optional<std::string> cached_binary_sha256(const std::string& path,
                                                 const std::filesystem::path& cache_file);
+// The hash `cache_file` knows for the program as it is now, without reading the program:
+// nullopt when it does not know it (or cannot be read).
+std::optional<std::string> known_binary_sha256(const std::string& path,
+                                               const std::filesystem::path& cache_file);
 
 }  // namespace knightly::runner
