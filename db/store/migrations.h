@@ -29,6 +29,10 @@ std::span<const Migration> embedded_migrations();
 // (sqlite_master's, made from the migrations at build time by schema_snapshot.cpp): what
 // apply_migrations gives a new SQLite file.
 const char* sqlite_schema_snapshot();
+// A whole new SQLite database file, in WAL mode, with that schema and marked as Knightly's at
+// the latest version (made at build time by schema_snapshot.cpp): what open writes a new
+// file as, so that it need not create anything.
+std::string sqlite_new_file_image();
 int latest_schema_version();
 
 // The schema version a database with `identity` holds, or why it cannot be opened: not

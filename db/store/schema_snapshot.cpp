@@ -8,8 +8,10 @@
 // at each build by the SQLite the program runs on.
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -91,12 +93,64 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string out = argv[1];
+  // And a whole new database file made from it, as apply_migrations would make it, in WAL
+  // mode and marked as Knightly's at the latest version: what a new file is written as.
+  const std::string image_path = out + ".image.db";
+  std::remove(image_path.c_str());
+  int latest = 0;
+  for (const auto& m : knightly::db::embedded_migrations()) latest = std::max(latest, m.version);
+  if (sqlite3_open(image_path.c_str(), &db) != SQLITE_OK) return fail("creating " + image_path, db);
+  const std::string make = "PRAGMA journal_mode = WAL; BEGIN IMMEDIATE; " + sql +
+                           "PRAGMA application_id = " +
+                           std::to_string(knightly::db::kApplicationId) +
+                           "; PRAGMA user_version = " + std::to_string(latest) + "; COMMIT;";
+  if (sqlite3_exec(db, make.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK)
+    return fail("making " + image_path + " from the schema", db);
+  if (sqlite3_close(db) != SQLITE_OK) return fail("closing " + image_path, db);
+  std::string image;
+  {
+    std::ifstream in(image_path, std::ios::binary);
+    image.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::remove(image_path.c_str());
+  if (image.size() < 100 || image.compare(0, 15, "SQLite format 3") != 0 || image[18] != 2) {
+    std::fprintf(stderr, "schema_snapshot: %s is not a WAL-mode SQLite file\n", image_path.c_str());
+    return 1;
+  }
+  // Mostly zeros: only the runs of other bytes are written out (runs less than 32 zero bytes
+  // apart are joined), as string literals of octal escapes.
+  std::string runs;
+  for (std::size_t i = 0; i < image.size();) {
+    if (image[i] == 0) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i, zeros = 0;
+    for (std::size_t j = i; j < image.size() && zeros < 32; ++j) {
+      zeros = image[j] == 0 ? zeros + 1 : 0;
+      if (image[j] != 0) end = j + 1;
+    }
+    runs += "    {" + std::to_string(i) + ", " + std::to_string(end - i) + ", \"";
+    for (std::size_t j = i; j < end; ++j) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\%03o", unsigned(static_cast<unsigned char>(image[j])));
+      runs += esc;
+    }
+    runs += "\"},\n";
+    i = end;
+  }
   {
     std::ofstream f(out + ".tmp", std::ios::binary);
     f << "// Generated at build time by db/store/schema_snapshot.cpp from db/schema/*.sql: do "
          "not edit.\n#include \"db/store/migrations.h\"\n\nnamespace knightly::db {\n\n"
          "const char* sqlite_schema_snapshot() {\n  return R\"knightly_sql(\n"
-      << sql << ")knightly_sql\";\n}\n\n}  // namespace knightly::db\n";
+      << sql << ")knightly_sql\";\n}\n\n"
+      << "namespace {\nstruct ImageRun {\n  std::size_t offset, size;\n  const char* bytes;\n};\n"
+         "constexpr ImageRun kImageRuns[] = {\n"
+      << runs << "};\n}  // namespace\n\nstd::string sqlite_new_file_image() {\n"
+      << "  std::string image(" << image.size() << ", '\\0');\n"
+      << "  for (const ImageRun& r : kImageRuns) image.replace(r.offset, r.size, r.bytes, r.size);\n"
+         "  return image;\n}\n\n}  // namespace knightly::db\n";
     if (!f.flush()) {
       std::fprintf(stderr, "schema_snapshot: cannot write %s.tmp\n", out.c_str());
       return 1;

@@ -1,10 +1,13 @@
 // Opening a Store: an SQLite file (checked before SQLite touches it) or a PostgreSQL URL,
 // identified as Knightly's before anything is written, then migrated to the current schema.
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 
@@ -60,6 +63,36 @@ std::optional<StoreError> check_file(const std::string& path, OpenMode mode) {
   return std::nullopt;
 }
 
+// A new database file is written whole from the image made at build time (the schema, WAL
+// mode, Knightly's marks at the latest version) instead of being created statement by
+// statement: about 1.5 ms of CPU less before a run's first game. It is written under a name
+// of its own and linked into place, so that another process opening the same new path at
+// once finds no file or the whole one. Best effort: a file that cannot be written so (or
+// with a -wal or -shm already beside it, which SQLite would read into it) is left to SQLite
+// to create, and gets the schema as an empty file does.
+void create_from_image(const std::string& path) {
+  for (const char* beside : {"", "-wal", "-shm"}) {
+    struct stat st {};
+    if (::lstat((path + beside).c_str(), &st) == 0 || errno != ENOENT) return;
+  }
+  static std::atomic<unsigned> serial{0};
+  const std::string tmp =
+      path + ".new-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  const std::string image = sqlite_new_file_image();
+  std::size_t done = 0;
+  while (done < image.size()) {
+    const ssize_t n = ::write(fd, image.data() + done, image.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += std::size_t(n);
+  }
+  const bool closed = ::close(fd) == 0;
+  if (closed && done == image.size()) (void)::link(tmp.c_str(), path.c_str());  // EEXIST: another process made it
+  ::unlink(tmp.c_str());
+}
+
 // A reader needs the -shm file next to a WAL database; in a directory it cannot write, with
 // no writer around (none can create its -wal there either), SQLite reads the file as
 // immutable instead. Returns the URI for that case, "" otherwise. Not with a -journal beside
@@ -111,6 +144,7 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite_once(
     if (auto err = check_file(path, options.mode)) return std::unexpected(*err);
   const int flags = options.mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY
                                                        : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (options.mode == OpenMode::ReadWrite && !memory) create_from_image(path);
   try {
     const std::string uri = options.mode == OpenMode::ReadOnly && !memory
                                 ? immutable_uri_if_needed(path)

@@ -34,8 +34,11 @@ constexpr int BishopDeltas[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 struct Rays {
   Bitboard ray[4][64];  // the squares along deltas[d] from a square, the square not included
   bool up[4];           // whether deltas[d] goes to higher square numbers
+  int opposite[4];      // the ray the other way
   explicit Rays(const int (&deltas)[4][2]) {
     for (int d = 0; d < 4; ++d) {
+      for (int e = 0; e < 4; ++e)
+        if (deltas[e][0] == -deltas[d][0] && deltas[e][1] == -deltas[d][1]) opposite[d] = e;
       up[d] = deltas[d][1] > 0 || (deltas[d][1] == 0 && deltas[d][0] > 0);
       for (int s = 0; s < 64; ++s) {
         Bitboard r = 0;
@@ -206,28 +209,30 @@ Tables::Tables() {
   init_magics(rook, rook_table, rook_pext_table, RookDeltas, RookMagics);
   init_magics(bishop, bishop_table, bishop_pext_table, BishopDeltas, BishopMagics);
   detect_cpu(has_popcnt, fast_pext);
+  // The eight rays from each square: the pseudo attacks, and the line and the squares between
+  // two aligned squares (the ray from a through b, from a's side and from b's).
+  const Rays rook_rays(RookDeltas), bishop_rays(BishopDeltas);
   for (int s = 0; s < 64; ++s) {
-    rook_pseudo[s] = sliding_attack(RookDeltas, Square(s), 0);
-    bishop_pseudo[s] = sliding_attack(BishopDeltas, Square(s), 0);
+    rook_pseudo[s] = bishop_pseudo[s] = 0;
+    for (int d = 0; d < 4; ++d) {
+      rook_pseudo[s] |= rook_rays.ray[d][s];
+      bishop_pseudo[s] |= bishop_rays.ray[d][s];
+    }
   }
   for (int a = 0; a < 64; ++a)
     for (int b = 0; b < 64; ++b) {
-      Square sa = Square(a), sb = Square(b);
       line[a][b] = 0;
-      between[a][b] = square_bb(sb);
-      if (a == b) continue;
-      if (sliding_attack(BishopDeltas, sa, 0) & square_bb(sb)) {
-        line[a][b] = (sliding_attack(BishopDeltas, sa, 0) & sliding_attack(BishopDeltas, sb, 0)) |
-                     square_bb(sa) | square_bb(sb);
-        between[a][b] |= sliding_attack(BishopDeltas, sa, square_bb(sb)) &
-                         sliding_attack(BishopDeltas, sb, square_bb(sa));
-      } else if (sliding_attack(RookDeltas, sa, 0) & square_bb(sb)) {
-        line[a][b] = (sliding_attack(RookDeltas, sa, 0) & sliding_attack(RookDeltas, sb, 0)) |
-                     square_bb(sa) | square_bb(sb);
-        between[a][b] |= sliding_attack(RookDeltas, sa, square_bb(sb)) &
-                         sliding_attack(RookDeltas, sb, square_bb(sa));
-      }
+      between[a][b] = square_bb(Square(b));
     }
+  for (const Rays* rays : {&rook_rays, &bishop_rays})
+    for (int a = 0; a < 64; ++a)
+      for (int d = 0; d < 4; ++d)
+        for (Bitboard r = rays->ray[d][a]; r;) {
+          const int b = std::countr_zero(r);
+          r &= r - 1;
+          line[a][b] = rays->ray[d][a] | rays->ray[rays->opposite[d]][a] | square_bb(Square(a));
+          between[a][b] = (rays->ray[d][a] & ~rays->ray[d][b]);
+        }
 }
 
 // Built before any other static object of the program (GCC init_priority) so that code

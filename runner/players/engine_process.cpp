@@ -209,13 +209,20 @@ std::optional<std::string> EngineProcess::start(const ProcessSpec& spec) {
   ChildSpec child{in[0],    out[1],      err_fd,      status[1],  ::getpid(),
                   spec.workdir.empty() ? nullptr : spec.workdir.c_str(),
                   exe.c_str(), argv.data(), envp.data()};
-  std::vector<char> stack(64 * 1024);
-  void* top = reinterpret_cast<void*>(
-      (reinterpret_cast<std::uintptr_t>(stack.data() + stack.size())) & ~std::uintptr_t(15));
   sigset_t all, before;
   ::sigfillset(&all);
   ::pthread_sigmask(SIG_BLOCK, &all, &before);
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer keeps state per thread and intercepts the child's calls, which would
+  // then run on the runner's memory: a sanitized build forks.
+  const pid_t pid = ::fork();
+  if (pid == 0) child_main(&child);
+#else
+  std::vector<char> stack(64 * 1024);
+  void* top = reinterpret_cast<void*>(
+      (reinterpret_cast<std::uintptr_t>(stack.data() + stack.size())) & ~std::uintptr_t(15));
   const pid_t pid = ::clone(child_main, top, CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
+#endif
   const int clone_errno = errno;
   ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
   if (pid < 0) {
