@@ -31,7 +31,8 @@ const LibpqLibrary& libpq_library() {
 // the library or the symbol is missing, so no call goes through a null pointer.
 void* libpq_symbol(const char* name) {
   const LibpqLibrary& lib = libpq_library();
-  if (!lib.handle) throw StoreException(plain_error(ErrorKind::Unavailable, "PostgreSQL", lib.error));
+  if (!lib.handle)
+    throw StoreException(plain_error(ErrorKind::Unavailable, "PostgreSQL", lib.error));
   void* p = ::dlsym(lib.handle, name);
   if (!p)
     throw StoreException(plain_error(ErrorKind::Unavailable, "PostgreSQL",
@@ -57,10 +58,10 @@ std::optional<std::string> libpq_missing() {
 }  // namespace knightly::db
 
 // Each function the store calls, with libpq-fe.h's signature: the first call resolves it.
-#define KNIGHTLY_LIBPQ(ret, name, params, args)                                             \
-  extern "C" ret name params {                                                            \
-    static const auto fn = knightly::db::libpq_function<ret(*) params>(#name);                  \
-    return fn args;                                                                       \
+#define KNIGHTLY_LIBPQ(ret, name, params, args)                                 \
+  extern "C" ret name params {                                                  \
+    static const auto fn = knightly::db::libpq_function<ret(*) params>(#name);  \
+    return fn args;                                                             \
   }
 
 KNIGHTLY_LIBPQ(PGconn*, PQconnectdb, (const char* conninfo), (conninfo))

@@ -243,7 +243,8 @@ void PgConnection::connect() {
   // carries everything else, libpq adds PGPASSFILE and the PG* environment.
   const char* keys[] = {"connect_timeout", "dbname", "fallback_application_name", nullptr};
   const char* values[] = {"10", url_.c_str(), "knightly", nullptr};
-  if (auto why = libpq_missing()) throw StoreException(plain_error(ErrorKind::Unavailable, name_, *why));
+  if (auto why = libpq_missing())
+    throw StoreException(plain_error(ErrorKind::Unavailable, name_, *why));
   conn_ = PQconnectdbParams(keys, values, 1);
   if (!conn_)
     throw StoreException(

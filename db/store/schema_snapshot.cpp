@@ -1,10 +1,11 @@
 // schema_snapshot OUTPUT.cpp: a build-time tool. Applies every embedded migration
 // (db/schema/*.sql) to an SQLite database in memory, one after another as a database that
 // lived through them all got them, and writes the schema they leave (sqlite_master's
-// statements, in the order SQLite made them, and the rows they inserted) as a C++ string: what a new SQLite file is
-// given in one pass (migrations.cpp). A new file so costs a few CREATE statements instead of
-// every CREATE, ALTER and DROP of its history, each of which has SQLite read the whole
-// schema again. The migrations stay the one source: this is their result, made from them
+// statements, in the order SQLite made them, and the rows they inserted) as a C++ string:
+// what a new SQLite file is given in one pass (migrations.cpp), and a whole new file in WAL
+// mode made from it (store_open.cpp writes that). A new file so costs no statement at all,
+// or a few CREATE statements for an empty file already there, instead of every CREATE,
+// ALTER and DROP of its history, each of which has SQLite read the whole schema again. The migrations stay the one source: this is their result, made from them
 // at each build by the SQLite the program runs on.
 #include <sqlite3.h>
 
@@ -24,6 +25,17 @@ int fail(const std::string& what, sqlite3* db) {
   return 1;
 }
 
+// The first column of every row `sql` gives, as text; false when SQLite refuses it.
+bool texts(sqlite3* db, const std::string& sql, std::vector<std::string>& out) {
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) return false;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+    out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -38,55 +50,35 @@ int main(int argc, char** argv) {
       return fail(std::string("applying ") + m.name, db);
   // sqlite_sequence and the automatic indexes are SQLite's own: it makes them again from the
   // statements that made them.
-  sqlite3_stmt* st = nullptr;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE "
-                         "'sqlite\\_%' ESCAPE '\\' ORDER BY rowid",
-                         -1, &st, nullptr) != SQLITE_OK)
+  std::vector<std::string> statements, tables;
+  if (!texts(db,
+             "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' "
+             "ESCAPE '\\' ORDER BY rowid",
+             statements))
     return fail("reading the schema", db);
-  std::string sql;
-  int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    sql += reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-    sql += ";\n";
-  }
-  if (rc != SQLITE_DONE) return fail("reading the schema", db);
-  sqlite3_finalize(st);
   // And the rows the migrations put in (queue_control's one row, for one): each table's, as
   // INSERT statements of SQLite's own quoting.
-  std::vector<std::string> tables;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
-                         "'sqlite\\_%' ESCAPE '\\' ORDER BY rowid",
-                         -1, &st, nullptr) != SQLITE_OK)
+  if (!texts(db,
+             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' "
+             "ESCAPE '\\' ORDER BY rowid",
+             tables))
     return fail("listing the tables", db);
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-    tables.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
-  sqlite3_finalize(st);
-  if (rc != SQLITE_DONE) return fail("listing the tables", db);
   for (const std::string& table : tables) {
     // Table names are the migrations' own identifiers: letters, digits and '_'.
-    std::string columns;
-    const std::string info = "SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid";
-    if (sqlite3_prepare_v2(db, info.c_str(), -1, &st, nullptr) != SQLITE_OK)
+    std::vector<std::string> names;
+    if (!texts(db, "SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid", names) ||
+        names.empty())
       return fail("reading the columns of " + table, db);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-      if (!columns.empty()) columns += " || ',' || ";
-      columns += "quote(\"" + std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 0))) + "\")";
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE || columns.empty()) return fail("reading the columns of " + table, db);
-    const std::string rows = "SELECT 'INSERT INTO " + table + " VALUES (' || " + columns +
-                             " || ')' FROM " + table;
-    if (sqlite3_prepare_v2(db, rows.c_str(), -1, &st, nullptr) != SQLITE_OK)
+    std::string columns;
+    for (const std::string& name : names)
+      columns += (columns.empty() ? "quote(\"" : " || ',' || quote(\"") + name + "\")";
+    const std::string rows =
+        "SELECT 'INSERT INTO " + table + " VALUES (' || " + columns + " || ')' FROM " + table;
+    if (!texts(db, rows, statements))
       return fail("reading the rows of " + table, db);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-      sql += reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-      sql += ";\n";
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return fail("reading the rows of " + table, db);
   }
+  std::string sql;
+  for (const std::string& statement : statements) sql += statement + ";\n";
   sqlite3_close(db);
   if (sql.find(")knightly_sql") != std::string::npos) {
     std::fprintf(stderr, "schema_snapshot: the schema contains the delimiter )knightly_sql\n");
@@ -99,7 +91,8 @@ int main(int argc, char** argv) {
   std::remove(image_path.c_str());
   int latest = 0;
   for (const auto& m : knightly::db::embedded_migrations()) latest = std::max(latest, m.version);
-  if (sqlite3_open(image_path.c_str(), &db) != SQLITE_OK) return fail("creating " + image_path, db);
+  if (sqlite3_open(image_path.c_str(), &db) != SQLITE_OK)
+    return fail("creating " + image_path, db);
   const std::string make = "PRAGMA journal_mode = WAL; BEGIN IMMEDIATE; " + sql +
                            "PRAGMA application_id = " +
                            std::to_string(knightly::db::kApplicationId) +
@@ -114,7 +107,8 @@ int main(int argc, char** argv) {
   }
   std::remove(image_path.c_str());
   if (image.size() < 100 || image.compare(0, 15, "SQLite format 3") != 0 || image[18] != 2) {
-    std::fprintf(stderr, "schema_snapshot: %s is not a WAL-mode SQLite file\n", image_path.c_str());
+    std::fprintf(stderr, "schema_snapshot: %s is not a WAL-mode SQLite file\n",
+                 image_path.c_str());
     return 1;
   }
   // Mostly zeros: only the runs of other bytes are written out (runs less than 32 zero bytes
@@ -149,7 +143,8 @@ int main(int argc, char** argv) {
          "constexpr ImageRun kImageRuns[] = {\n"
       << runs << "};\n}  // namespace\n\nstd::string sqlite_new_file_image() {\n"
       << "  std::string image(" << image.size() << ", '\\0');\n"
-      << "  for (const ImageRun& r : kImageRuns) image.replace(r.offset, r.size, r.bytes, r.size);\n"
+      << "  for (const ImageRun& r : kImageRuns)\n"
+         "    image.replace(r.offset, r.size, r.bytes, r.size);\n"
          "  return image;\n}\n\n}  // namespace knightly::db\n";
     if (!f.flush()) {
       std::fprintf(stderr, "schema_snapshot: cannot write %s.tmp\n", out.c_str());

@@ -89,7 +89,8 @@ void create_from_image(const std::string& path) {
     done += std::size_t(n);
   }
   const bool closed = ::close(fd) == 0;
-  if (closed && done == image.size()) (void)::link(tmp.c_str(), path.c_str());  // EEXIST: another process made it
+  // EEXIST: another process made it first, and this one opens that.
+  if (closed && done == image.size()) (void)::link(tmp.c_str(), path.c_str());
   ::unlink(tmp.c_str());
 }
 

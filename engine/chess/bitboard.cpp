@@ -11,26 +11,11 @@ namespace knightly::chess::detail {
 
 namespace {
 
-Bitboard sliding_attack(const int (&deltas)[4][2], Square sq, Bitboard occupied) {
-  Bitboard attacks = 0;
-  for (const auto& d : deltas) {
-    int f = file_of(sq) + d[0], r = rank_of(sq) + d[1];
-    while (f >= 0 && f < 8 && r >= 0 && r < 8) {
-      Square s = make_square(f, r);
-      attacks |= square_bb(s);
-      if (occupied & square_bb(s)) break;
-      f += d[0];
-      r += d[1];
-    }
-  }
-  return attacks;
-}
-
 constexpr int RookDeltas[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 constexpr int BishopDeltas[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 
-// A slider's four rays from every square, to find its attacks on one occupancy with a few bit
-// operations instead of walking the board (the table build does it 107,648 times at start).
+// A slider's four rays from every square, walked once; its attacks on any occupancy are then
+// a few bit operations (the table build asks for them 107,648 times at start).
 struct Rays {
   Bitboard ray[4][64];  // the squares along deltas[d] from a square, the square not included
   bool up[4];           // whether deltas[d] goes to higher square numbers
@@ -49,7 +34,7 @@ struct Rays {
       }
     }
   }
-  // sliding_attack(deltas, sq, occupied), faster: along each ray up to its first blocker.
+  // The squares attacked from sq: along each ray up to and including its first blocker.
   Bitboard attacks(Square sq, Bitboard occupied) const {
     Bitboard a = 0;
     for (int d = 0; d < 4; ++d) {
@@ -119,9 +104,8 @@ constexpr std::uint64_t BishopMagics[64] = {
 
 // Finds magics for one slider kind, filling `table` (Stockfish's "fancy" layout). The known
 // magic of each square is tried first; the seeded search runs only if it does not fit.
-void init_magics(Magic (&magics)[64], Bitboard* table, Bitboard* pext_table,
-                 const int (&deltas)[4][2], const std::uint64_t (&known)[64]) {
-  const Rays rays(deltas);
+void init_magics(Magic (&magics)[64], Bitboard* table, Bitboard* pext_table, const Rays& rays,
+                 const std::uint64_t (&known)[64]) {
   static constexpr std::uint64_t Seeds[8] = {728, 10316, 55013, 32803, 12281, 15100, 16645, 255};
   Bitboard occupancy[4096], reference[4096];
   int epoch[4096] = {}, cnt = 0;
@@ -131,7 +115,7 @@ void init_magics(Magic (&magics)[64], Bitboard* table, Bitboard* pext_table,
     Bitboard edges = ((Rank1BB | rank_bb(7)) & ~rank_bb(rank_of(sq))) |
                      ((FileABB | FileHBB) & ~file_bb(file_of(sq)));
     Magic& m = magics[s];
-    m.mask = sliding_attack(deltas, sq, 0) & ~edges;
+    m.mask = rays.attacks(sq, 0) & ~edges;
     m.shift = unsigned(64 - popcount(m.mask));
     m.attacks = next_table;
     m.pext_attacks = pext_table + (next_table - table);
@@ -206,18 +190,16 @@ Tables::Tables() {
     knight[s] = n;
     king[s] = k;
   }
-  init_magics(rook, rook_table, rook_pext_table, RookDeltas, RookMagics);
-  init_magics(bishop, bishop_table, bishop_pext_table, BishopDeltas, BishopMagics);
-  detect_cpu(has_popcnt, fast_pext);
-  // The eight rays from each square: the pseudo attacks, and the line and the squares between
-  // two aligned squares (the ray from a through b, from a's side and from b's).
+  // The eight rays from each square give the slider tables, the pseudo attacks, and the line
+  // and the squares between two aligned squares (the ray from a through b, from a's side and
+  // from b's).
   const Rays rook_rays(RookDeltas), bishop_rays(BishopDeltas);
+  init_magics(rook, rook_table, rook_pext_table, rook_rays, RookMagics);
+  init_magics(bishop, bishop_table, bishop_pext_table, bishop_rays, BishopMagics);
+  detect_cpu(has_popcnt, fast_pext);
   for (int s = 0; s < 64; ++s) {
-    rook_pseudo[s] = bishop_pseudo[s] = 0;
-    for (int d = 0; d < 4; ++d) {
-      rook_pseudo[s] |= rook_rays.ray[d][s];
-      bishop_pseudo[s] |= bishop_rays.ray[d][s];
-    }
+    rook_pseudo[s] = rook_rays.attacks(Square(s), 0);
+    bishop_pseudo[s] = bishop_rays.attacks(Square(s), 0);
   }
   for (int a = 0; a < 64; ++a)
     for (int b = 0; b < 64; ++b) {
@@ -231,7 +213,7 @@ Tables::Tables() {
           const int b = std::countr_zero(r);
           r &= r - 1;
           line[a][b] = rays->ray[d][a] | rays->ray[rays->opposite[d]][a] | square_bb(Square(a));
-          between[a][b] = (rays->ray[d][a] & ~rays->ray[d][b]);
+          between[a][b] = rays->ray[d][a] & ~rays->ray[d][b];
         }
 }
 

@@ -85,7 +85,8 @@ void EngineVersions::hash_all() {
     std::string hash;
     std::exception_ptr error;
     try {
-      hash = known[i] ? *known[i] : store.catalog().binary_sha256(programs_[i], hash_of).value_or("");
+      hash = known[i] ? *known[i]
+                      : store.catalog().binary_sha256(programs_[i], hash_of).value_or("");
     } catch (...) {
       error = std::current_exception();
     }
