@@ -3,6 +3,7 @@
 #include "db/store/game_writes.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 #include "db/store/sha256.h"
@@ -36,7 +37,32 @@ constexpr const char* kGameColumns =
     "INSERT INTO games (tournament_id, round, pair, game_in_pair, schedule_index, white_id, "
     "black_id, opening_fen, opening_moves, opening_source, result, termination, reason, "
     "plies, started_at, duration_ms, time_control, pgn, content_hash, worker_id, moves_uci, "
-    "moves_san, pgn_tags) ";
+    "moves_san, pgn_tags, white_latency_moves, white_latency_sum_ms, white_latency_max_ms, "
+    "black_latency_moves, black_latency_sum_ms, black_latency_max_ms) ";
+
+// Each side's moves with a latency: their count, sum and largest (games.white_latency_*,
+// black_latency_*), what engine health reads instead of every move.
+struct SideLatency {
+  std::int64_t moves = 0, sum_ms = 0, max_ms = 0;
+};
+
+std::array<SideLatency, 2> side_latency(const GameRecord& g) {
+  // The side to move of the start position: a FEN's second field (an empty one: the initial
+  // position, White).
+  const std::size_t space = g.start_fen.find(' ');
+  const bool black_first = space != std::string::npos && g.start_fen.size() > space + 1 &&
+                           g.start_fen[space + 1] == 'b';
+  std::array<SideLatency, 2> out{};
+  for (std::size_t i = 0; i < g.moves.size(); ++i) {
+    const auto& latency = g.moves[i].latency_ms;
+    if (!latency) continue;
+    SideLatency& s = out[(i + (black_first ? 1 : 0)) % 2];
+    s.max_ms = s.moves ? std::max(s.max_ms, *latency) : *latency;
+    ++s.moves;
+    s.sum_ms += *latency;
+  }
+  return out;
+}
 
 // Whether an imported game's moves go in its own row (games.moves_uci, moves_san) rather
 // than a row of `moves` each: when they hold nothing but the move, and the book moves (the
@@ -64,7 +90,7 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
     slot.emplace(core_.db,
                  kGameColumns +
                      std::string("VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                                 "?, ?, ?, ?, ?, ?, ?)") +
+                                 "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") +
                      returning_id(core_.db.dialect()));
   if (!slot && claim)
     // Only while the claim is the pair's current attempt, whose row it locks (FOR UPDATE;
@@ -79,7 +105,9 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
                                  "CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), "
                                  "CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
                                  "CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), "
-                                 "CAST(? AS TEXT), CAST(? AS TEXT) "
+                                 "CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), "
+                                 "CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), "
+                                 "CAST(? AS BIGINT), CAST(? AS BIGINT) "
                                  "WHERE EXISTS (SELECT 1 FROM pairs WHERE tournament_id = ? AND "
                                  "round = ? AND pair = ? AND attempt = ? AND worker_id = ? AND "
                                  "state = 'leased' FOR UPDATE)") +
@@ -135,12 +163,19 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
     gs.bind(18, *pgn_tags + plain_movetext(g)).bind_null(23);
   else
     gs.bind(18, g.pgn).bind_null(23);
+  const auto latency = side_latency(g);
+  gs.bind(24, latency[0].moves)
+      .bind(25, latency[0].sum_ms)
+      .bind(26, latency[0].max_ms)
+      .bind(27, latency[1].moves)
+      .bind(28, latency[1].sum_ms)
+      .bind(29, latency[1].max_ms);
   if (claim)
-    gs.bind(24, claim->tournament_id)
-        .bind(25, claim->round)
-        .bind(26, claim->pair)
-        .bind(27, claim->attempt)
-        .bind(28, claim->worker_id);
+    gs.bind(30, claim->tournament_id)
+        .bind(31, claim->round)
+        .bind(32, claim->pair)
+        .bind(33, claim->attempt)
+        .bind(34, claim->worker_id);
   std::int64_t game_id = 0;
   try {
     game_id = gs.inserted_id();

@@ -94,7 +94,14 @@ std::vector<EngineHealth> Queries::engine_health(const GameFilter& filter) const
     h.engine = name;
     return h;
   };
-  // Games played, and lost by each fault: the loser is the side the result goes against.
+  // Games played, lost by each fault (the loser is the side the result goes against), and
+  // the latency of each side's moves as its game's row sums it (games.*_latency_*).
+  const auto side = [&](const char* colour, const char* lost_when) {
+    return std::string("SELECT g.") + colour + "_id AS eid, g.termination, CASE WHEN g.result = '" +
+           lost_when + "' THEN 1 ELSE 0 END AS lost, g." + colour + "_latency_moves AS lm, g." +
+           colour + "_latency_sum_ms AS ls, g." + colour + "_latency_max_ms AS lx FROM games g" +
+           f.where;
+  };
   Statement games(core_.db,
                   "SELECT e.eid, count(*), "
                   "CAST(sum(CASE WHEN e.lost = 1 AND e.termination = 'time forfeit' THEN 1 ELSE 0 "
@@ -104,13 +111,12 @@ std::vector<EngineHealth> Queries::engine_health(const GameFilter& filter) const
                   "CAST(sum(CASE WHEN e.lost = 1 AND e.termination = 'stall' THEN 1 ELSE 0 END) "
                   "AS BIGINT), "
                   "CAST(sum(CASE WHEN e.lost = 1 AND e.termination = 'illegal move' THEN 1 ELSE 0 "
-                  "END) AS BIGINT) "
-                  "FROM (SELECT g.white_id AS eid, g.termination, "
-                  "CASE WHEN g.result = '0-1' THEN 1 ELSE 0 END AS lost FROM games g" +
-                      f.where +
-                      " UNION ALL SELECT g.black_id AS eid, g.termination, "
-                      "CASE WHEN g.result = '1-0' THEN 1 ELSE 0 END AS lost FROM games g" +
-                      f.where + ") e GROUP BY e.eid");
+                  "END) AS BIGINT), "
+                  "CAST(sum(e.lm) AS BIGINT), CAST(sum(e.ls) AS BIGINT), "
+                  "CAST(coalesce(max(CASE WHEN e.lm > 0 THEN e.lx END), 0) AS BIGINT) "
+                  "FROM (" +
+                      side("white", "0-1") + " UNION ALL " + side("black", "1-0") +
+                      ") e GROUP BY e.eid");
   std::vector<Value> twice = f.params;
   twice.insert(twice.end(), f.params.begin(), f.params.end());
   games.bind_all(twice);
@@ -121,21 +127,11 @@ std::vector<EngineHealth> Queries::engine_health(const GameFilter& filter) const
     h.disconnects += games.int64(3);
     h.stalls += games.int64(4);
     h.illegal_moves += games.int64(5);
-  }
-  // moves.ply counts from 1; `side` is even for White's moves.
-  const std::string side = std::string("(m.ply - 1 + ") + kBlackFirst + ")";
-  Statement moves(core_.db, "SELECT CASE WHEN " + side +
-                                " % 2 = 0 THEN g.white_id ELSE g.black_id END AS eid, count(*), "
-                                "CAST(sum(m.latency_ms) AS BIGINT), max(m.latency_ms) "
-                                "FROM games g JOIN moves m ON m.game_id = g.id" +
-                                and_where(f, "m.latency_ms IS NOT NULL") + " GROUP BY eid");
-  moves.bind_all(f.params);
-  while (moves.step()) {
-    EngineHealth& h = of(moves.int64(0));
-    const std::int64_t max = moves.int64(3);
+    const std::int64_t moves = games.int64(6), max = games.int64(8);
+    if (moves == 0) continue;
     h.latency_max_ms = h.latency_moves > 0 ? std::max(h.latency_max_ms, max) : max;
-    h.latency_moves += moves.int64(1);
-    h.latency_sum_ms += moves.int64(2);
+    h.latency_moves += moves;
+    h.latency_sum_ms += games.int64(7);
   }
   std::vector<EngineHealth> out;
   out.reserve(merged.size());

@@ -476,3 +476,99 @@ STORE_TEST("others_wrote_version moves with another connection's commits, not it
   CHECK(after != before);
   CHECK(store.queries().others_wrote_version() == after);
 }
+
+namespace {
+
+// Engine health's fixture: games with a latency on some moves, one of them from a position
+// with Black to move, and a second version of A (the versions count as one player).
+//   0: A-B 1-0, from the initial position: A's latencies 5, -, 2; B's 7, 30, -
+//   1: B-A 0-1, Black (A) moves first:     A's latencies 40, 3;   B's 1
+//   2: A(v2)-B 0-1, A loses on time, no latency known
+// A: 3 games, 1 time loss, 4 moves with a latency, sum 50, max 40.
+// B: 3 games, 3 moves with a latency, sum 38, max 30.
+struct HealthDb {
+  Store store;
+  std::int64_t tournament = 0;
+};
+
+HealthDb health_db(const test::TestDatabase& database) {
+  HealthDb d{database.open()};
+  Store& s = d.store;
+  d.tournament = s.catalog().create_tournament({"h", db::TournamentKind::Run, "", 1, ""}).id;
+  const std::int64_t a = s.catalog().upsert_engine({"A", "/bin/a", "", "", "", "sha-a1", false});
+  const std::int64_t b = s.catalog().upsert_engine({"B", "/bin/b", "", "", "", "sha-b", false});
+  const std::int64_t a2 = s.catalog().upsert_engine({"A", "/bin/a", "", "", "", "sha-a2", false});
+  const auto with_latency = [](GameRecord g, std::vector<std::optional<std::int64_t>> ms) {
+    for (std::size_t i = 0; i < g.moves.size(); ++i) g.moves[i].latency_ms = ms[i];
+    return g;
+  };
+  const std::optional<std::int64_t> none;
+  s.games().insert_game(d.tournament,
+                        with_latency(test::synthetic_game(0, 6, "A", "B"), {5, 7, none, 30, 2, none}),
+                        a, b);
+  GameRecord black_first = test::synthetic_game(1, 3, "B", "A", Result::BlackWins);
+  black_first.start_fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+  s.games().insert_game(d.tournament, with_latency(black_first, {40, 1, 3}), b, a);
+  GameRecord forfeit = test::synthetic_game(2, 4, "A", "B", Result::BlackWins);
+  forfeit.termination = Termination::TimeForfeit;
+  forfeit.reason = "White loses on time";
+  s.games().insert_game(d.tournament, forfeit, a2, b);
+  return d;
+}
+
+void check_health(const std::vector<db::EngineHealth>& health) {
+  REQUIRE(health.size() == 2);
+  CHECK(health[0].engine == "A");
+  CHECK(health[0].games == 3);
+  CHECK(health[0].time_losses == 1);
+  CHECK(health[0].disconnects + health[0].stalls + health[0].illegal_moves == 0);
+  CHECK(health[0].latency_moves == 4);
+  CHECK(health[0].latency_sum_ms == 50);
+  CHECK(health[0].latency_max_ms == 40);
+  CHECK(health[1].engine == "B");
+  CHECK(health[1].games == 3);
+  CHECK(health[1].time_losses == 0);
+  CHECK(health[1].latency_moves == 3);
+  CHECK(health[1].latency_sum_ms == 38);
+  CHECK(health[1].latency_max_ms == 30);
+}
+
+}  // namespace
+
+STORE_TEST("engine health: faults and each side's latency, from a game's row") {
+  HealthDb d = health_db(database);
+  check_health(d.store.queries().engine_health({}));
+  // The rows themselves: White's and Black's latency of game 1 (A plays Black and moves first).
+  CHECK(database.value("SELECT white_latency_moves || ',' || white_latency_sum_ms || ',' || "
+                       "white_latency_max_ms || ';' || black_latency_moves || ',' || "
+                       "black_latency_sum_ms || ',' || black_latency_max_ms FROM games WHERE "
+                       "game_in_pair = 1") == "1,1,1;2,43,40");
+  CHECK(database.number("SELECT sum(white_latency_moves + black_latency_moves) FROM games WHERE "
+                        "round = 0 AND pair = 1") == 0);
+  // A filter on the result keeps games 1 and 2, and only their figures.
+  GameFilter f;
+  f.result = "0-1";
+  const auto black_won = d.store.queries().engine_health(f);
+  REQUIRE(black_won.size() == 2);
+  CHECK((black_won[0].games == 2 && black_won[0].time_losses == 1));
+  CHECK((black_won[0].latency_moves == 2 && black_won[0].latency_sum_ms == 43 &&
+         black_won[0].latency_max_ms == 40));
+  CHECK((black_won[1].games == 2 && black_won[1].latency_moves == 1 &&
+         black_won[1].latency_sum_ms == 1 && black_won[1].latency_max_ms == 1));
+}
+
+STORE_TEST("games stored before version 11 get each side's latency from their moves") {
+  { HealthDb d = health_db(database); }
+  // The database as version 10 left it: the same games and moves, no latency in the rows.
+  for (const char* column :
+       {"white_latency_moves", "white_latency_sum_ms", "white_latency_max_ms",
+        "black_latency_moves", "black_latency_sum_ms", "black_latency_max_ms"})
+    database.exec(std::string("ALTER TABLE games DROP COLUMN ") + column);
+  database.exec(database.sqlite() ? "PRAGMA user_version = 10"
+                                  : "UPDATE schema_version SET version = 10");
+  Store store = database.open();
+  CHECK(store.schema_version() == 11);
+  check_health(store.queries().engine_health({}));
+  CHECK(database.value("SELECT black_latency_moves || ',' || black_latency_sum_ms || ',' || "
+                       "black_latency_max_ms FROM games WHERE game_in_pair = 1") == "2,43,40");
+}
