@@ -311,7 +311,8 @@ std::string Store::integrity_check() const {
       if (st.text(0) != "ok") add(st.text(0));
   }
   // What no constraint states: every game has exactly its plies as moves, a game kept as its
-  // PGN tags has lists to write the rest from, and a pair marked done has all its games.
+  // PGN tags has lists to write the rest from, its latency figures are its moves', and a pair
+  // marked done has all its games.
   Statement moves(impl_->core.db,
                   "SELECT count(*) FROM games g WHERE g.plies <> CASE "
                   "WHEN g.moves_uci IS NULL THEN "
@@ -329,6 +330,16 @@ std::string Store::integrity_check() const {
   if (tags.step() && tags.int64(0) > 0)
     add(std::to_string(tags.int64(0)) +
         " games kept as PGN tags without their moves as lists, or with a PGN text besides");
+  // Each game's latency figures (engine health reads them) are its moves' own.
+  Statement latency(impl_->core.db,
+                    "SELECT count(*) FROM games g WHERE g.moves_uci IS NULL AND "
+                    "(g.white_latency_moves + g.black_latency_moves <> (SELECT count(*) FROM "
+                    "moves m WHERE m.game_id = g.id AND m.latency_ms IS NOT NULL) OR "
+                    "g.white_latency_sum_ms + g.black_latency_sum_ms <> (SELECT "
+                    "coalesce(sum(m.latency_ms), 0) FROM moves m WHERE m.game_id = g.id))");
+  if (latency.step() && latency.int64(0) > 0)
+    add(std::to_string(latency.int64(0)) +
+        " games whose latency figures are not their moves' (engine health reads them)");
   Statement pairs(impl_->core.db,
                   "SELECT count(*) FROM pairs p WHERE p.state = 'done' AND p.games <> "
                   "(SELECT count(*) FROM games g WHERE g.tournament_id = p.tournament_id "

@@ -571,4 +571,10 @@ STORE_TEST("games stored before version 11 get each side's latency from their mo
   check_health(store.queries().engine_health({}));
   CHECK(database.value("SELECT black_latency_moves || ',' || black_latency_sum_ms || ',' || "
                        "black_latency_max_ms FROM games WHERE game_in_pair = 1") == "2,43,40");
+  CHECK(store.integrity_check() == "ok");
+  // Figures that are not the moves' are found.
+  database.exec("UPDATE games SET white_latency_sum_ms = white_latency_sum_ms + 1 WHERE "
+                "game_in_pair = 1");
+  CHECK(store.integrity_check() ==
+        "1 games whose latency figures are not their moves' (engine health reads them)");
 }
