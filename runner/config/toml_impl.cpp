@@ -2,4 +2,4 @@
 // shared library: the programs then load no C++ shared library, so they link libstdc++ and
 // libgcc statically and no process pays for loading and relocating them (CMakeLists.txt).
 #define TOML_IMPLEMENTATION
-#include <toml++/toml.h>
+#include "runner/config/toml_library.h"

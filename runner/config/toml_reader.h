@@ -4,8 +4,6 @@
 // wrong type, out of range or not a choice of its schema row throws a Failure naming where
 // and the key; config_toml.cpp reads a config's tables through it and turns the Failure into
 // a value at its one boundary, parse_config_toml.
-#include <toml++/toml.h>
-
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -16,6 +14,7 @@
 
 #include "runner/config/config_error.h"
 #include "runner/config/match_schema.h"
+#include "runner/config/toml_library.h"
 
 namespace knightly::runner {
 
