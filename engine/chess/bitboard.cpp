@@ -1,7 +1,9 @@
 #include "engine/chess/bitboard.h"
 
 #include <bit>
+#include <cstddef>
 #include <cstdlib>
+#include <mutex>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
@@ -102,14 +104,11 @@ constexpr std::uint64_t BishopMagics[64] = {
     0x0001008044200440ULL, 0x0004c04410841000ULL, 0x2000500104011130ULL, 0x1a0c010011c20229ULL,
     0x0044800112202200ULL, 0x0434804908100424ULL, 0x0300404822c08200ULL, 0x48081010008a2a80ULL};
 
-// Finds magics for one slider kind, filling `table` (Stockfish's "fancy" layout). The known
-// magic of each square is tried first; the seeded search runs only if it does not fit.
-void init_magics(Magic (&magics)[64], Bitboard* table, Bitboard* pext_table, const Rays& rays,
-                 const std::uint64_t (&known)[64]) {
-  static constexpr std::uint64_t Seeds[8] = {728, 10316, 55013, 32803, 12281, 15100, 16645, 255};
-  Bitboard occupancy[4096], reference[4096];
-  int epoch[4096] = {}, cnt = 0;
-  Bitboard* next_table = table;
+// One slider kind's masks, shifts and table places, and the known magics (checked when its
+// magic table is filled).
+void place_magics(Magic (&magics)[64], const Bitboard* table, const Bitboard* pext_table,
+                  const Rays& rays, const std::uint64_t (&known)[64]) {
+  std::ptrdiff_t offset = 0;
   for (int s = 0; s < 64; ++s) {
     Square sq = Square(s);
     Bitboard edges = ((Rank1BB | rank_bb(7)) & ~rank_bb(rank_of(sq))) |
@@ -117,25 +116,49 @@ void init_magics(Magic (&magics)[64], Bitboard* table, Bitboard* pext_table, con
     Magic& m = magics[s];
     m.mask = rays.attacks(sq, 0) & ~edges;
     m.shift = unsigned(64 - popcount(m.mask));
-    m.attacks = next_table;
-    m.pext_attacks = pext_table + (next_table - table);
-    // Carry-rippler enumeration of every subset of the mask; it visits the subsets in the
-    // order of their pext() index, which fills the PEXT table directly.
+    m.magic = known[s];
+    m.attacks = table + offset;
+    m.pext_attacks = pext_table + offset;
+    offset += std::ptrdiff_t{1} << popcount(m.mask);
+  }
+}
+
+// Fills one slider kind's PEXT table: a carry-rippler enumeration of every subset of a mask
+// visits the subsets in the order of their pext() index.
+void fill_pext(const Magic (&magics)[64], Bitboard* pext_table, const Rays& rays) {
+  for (int s = 0; s < 64; ++s) {
+    const Magic& m = magics[s];
+    Bitboard* out = pext_table + (m.pext_attacks - magics[0].pext_attacks);
+    Bitboard b = 0;
+    do {
+      *out++ = rays.attacks(Square(s), b);
+      b = (b - m.mask) & m.mask;
+    } while (b);
+  }
+}
+
+// Fills one slider kind's magic table (Stockfish's "fancy" layout). The known magic of each
+// square is tried first; the seeded search runs only if it does not fit.
+void fill_magic(const Magic (&magics)[64], Bitboard* table, const Rays& rays) {
+  static constexpr std::uint64_t Seeds[8] = {728, 10316, 55013, 32803, 12281, 15100, 16645, 255};
+  Bitboard occupancy[4096], reference[4096];
+  int epoch[4096] = {}, cnt = 0;
+  for (int s = 0; s < 64; ++s) {
+    Square sq = Square(s);
+    const Magic& m = magics[s];
+    Bitboard* next_table = table + (m.attacks - magics[0].attacks);
     int size = 0;
     Bitboard b = 0;
     do {
       occupancy[size] = b;
       reference[size] = rays.attacks(sq, b);
-      pext_table[(next_table - table) + size] = reference[size];
       ++size;
       b = (b - m.mask) & m.mask;
     } while (b);
     Prng rng{Seeds[rank_of(sq)]};
     bool first = true;
     for (int i = 0; i < size;) {
-      if (first)
-        m.magic = known[s];
-      else
+      if (!first)
         for (m.magic = 0; popcount((m.magic * m.mask) >> 56) < 6;) m.magic = rng.sparse();
       first = false;
       ++cnt;
@@ -149,7 +172,6 @@ void init_magics(Magic (&magics)[64], Bitboard* table, Bitboard* pext_table, con
         }
       }
     }
-    next_table += size;
   }
 }
 
@@ -194,9 +216,18 @@ Tables::Tables() {
   // and the squares between two aligned squares (the ray from a through b, from a's side and
   // from b's).
   const Rays rook_rays(RookDeltas), bishop_rays(BishopDeltas);
-  init_magics(rook, rook_table, rook_pext_table, rook_rays, RookMagics);
-  init_magics(bishop, bishop_table, bishop_pext_table, bishop_rays, BishopMagics);
+  place_magics(rook, rook_table, rook_pext_table, rook_rays, RookMagics);
+  place_magics(bishop, bishop_table, bishop_pext_table, bishop_rays, BishopMagics);
   detect_cpu(has_popcnt, fast_pext);
+  // Only the slider table this CPU's lookups use is filled now (1.7 MB of two would be written
+  // at every start of every program); the other one when something asks for it by kind.
+  if (fast_pext) {
+    fill_pext(rook, rook_pext_table, rook_rays);
+    fill_pext(bishop, bishop_pext_table, bishop_rays);
+  } else {
+    fill_magic(rook, rook_table, rook_rays);
+    fill_magic(bishop, bishop_table, bishop_rays);
+  }
   for (int s = 0; s < 64; ++s) {
     rook_pseudo[s] = rook_rays.attacks(Square(s), 0);
     bishop_pseudo[s] = bishop_rays.attacks(Square(s), 0);
@@ -222,3 +253,24 @@ Tables::Tables() {
 const Tables tables __attribute__((init_priority(101)));
 
 }  // namespace knightly::chess::detail
+
+namespace knightly::chess {
+
+void need_slider_tables(Lookup kind) {
+  using detail::tables;
+  if ((kind == Lookup::Pext) == tables.fast_pext) return;  // filled at start-up
+  static std::once_flag magic_once, pext_once;
+  const detail::Rays rook_rays(detail::RookDeltas), bishop_rays(detail::BishopDeltas);
+  if (kind == Lookup::Magic)
+    std::call_once(magic_once, [&] {
+      detail::fill_magic(tables.rook, tables.rook_table, rook_rays);
+      detail::fill_magic(tables.bishop, tables.bishop_table, bishop_rays);
+    });
+  else
+    std::call_once(pext_once, [&] {
+      detail::fill_pext(tables.rook, tables.rook_pext_table, rook_rays);
+      detail::fill_pext(tables.bishop, tables.bishop_pext_table, bishop_rays);
+    });
+}
+
+}  // namespace knightly::chess

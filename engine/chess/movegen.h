@@ -79,7 +79,7 @@ struct CountSink {
 };
 
 // True when `us` capturing en passant from `from` to `ep` leaves our king safe.
-template <Color Us, Lookup L = Lookup::Magic>
+template <Color Us, Lookup L>
 inline bool en_passant_safe(const Position& pos, Square from, Square ep) {
   constexpr Color Them = ~Us;
   Square ksq = pos.king_square(Us);
@@ -100,7 +100,7 @@ inline bool en_passant_safe(const Position& pos, Square from, Square ep) {
 // layout (Position::chess960_layout(), fixed for its life) is not that of chess, so the
 // castling squares come from the position; callers choose once, at the root, and standard
 // chess runs the generator with its squares as constants.
-template <Color Us, Mode M, Lookup L = Lookup::Magic, bool Chess960 = false, class Sink>
+template <Color Us, Mode M, Lookup L, bool Chess960 = false, class Sink>
 __attribute__((always_inline)) inline void generate(const Position& pos, Sink& sink) {
   constexpr Color Them = ~Us;
   constexpr int Up = Us == White ? 8 : -8;
@@ -271,19 +271,29 @@ __attribute__((always_inline)) inline void generate(const Position& pos, Sink& s
   }
 }
 
+// The slider lookups this CPU does fast, the only table filled at start-up
+// (need_slider_tables).
+template <Mode M, bool Chess960, class Sink>
+inline void generate_side(const Position& pos, Sink& sink) {
+  const bool white = pos.side_to_move() == White;
+  if (detail::tables.fast_pext) {
+    if (white)
+      generate<White, M, Lookup::Pext, Chess960>(pos, sink);
+    else
+      generate<Black, M, Lookup::Pext, Chess960>(pos, sink);
+  } else if (white) {
+    generate<White, M, Lookup::Magic, Chess960>(pos, sink);
+  } else {
+    generate<Black, M, Lookup::Magic, Chess960>(pos, sink);
+  }
+}
+
 template <Mode M, class Sink>
 inline void generate(const Position& pos, Sink& sink) {
-  const bool white = pos.side_to_move() == White;
-  if (pos.chess960_layout()) [[unlikely]] {
-    if (white)
-      generate<White, M, Lookup::Magic, true>(pos, sink);
-    else
-      generate<Black, M, Lookup::Magic, true>(pos, sink);
-  } else if (white) {
-    generate<White, M>(pos, sink);
-  } else {
-    generate<Black, M>(pos, sink);
-  }
+  if (pos.chess960_layout()) [[unlikely]]
+    generate_side<M, true>(pos, sink);
+  else
+    generate_side<M, false>(pos, sink);
 }
 
 }  // namespace knightly::chess::movegen

@@ -86,8 +86,13 @@ bool Position::ep_capture_legal() const {
   Bitboard attackers = pawn_attacks(~side_, ep) & pieces(side_, Pawn);
   while (attackers) {
     Square from = pop_lsb(attackers);
-    bool safe = side_ == White ? movegen::en_passant_safe<White>(*this, from, ep)
-                               : movegen::en_passant_safe<Black>(*this, from, ep);
+    // By the lookups of this CPU's kind, the one table filled at start-up.
+    const bool pext = detail::tables.fast_pext;
+    bool safe = side_ == White
+                    ? (pext ? movegen::en_passant_safe<White, Lookup::Pext>(*this, from, ep)
+                            : movegen::en_passant_safe<White, Lookup::Magic>(*this, from, ep))
+                    : (pext ? movegen::en_passant_safe<Black, Lookup::Pext>(*this, from, ep)
+                            : movegen::en_passant_safe<Black, Lookup::Magic>(*this, from, ep));
     if (safe) return true;
   }
   return false;
@@ -101,18 +106,7 @@ template <movegen::Mode M, bool Chess960>
 MoveList generate_list(const Position& pos) {
   MoveList list;
   movegen::ListSink sink{list};
-  const bool white = pos.side_to_move() == White;
-  if (detail::tables.fast_pext) {
-    if (white)
-      movegen::generate<White, M, Lookup::Pext, Chess960>(pos, sink);
-    else
-      movegen::generate<Black, M, Lookup::Pext, Chess960>(pos, sink);
-  } else {
-    if (white)
-      movegen::generate<White, M, Lookup::Magic, Chess960>(pos, sink);
-    else
-      movegen::generate<Black, M, Lookup::Magic, Chess960>(pos, sink);
-  }
+  movegen::generate_side<M, Chess960>(pos, sink);
   return list;
 }
 
