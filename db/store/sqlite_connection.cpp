@@ -144,7 +144,6 @@ SqliteConnection::SqliteConnection(const std::string& path, int flags, int busy_
       busy_timeout_(busy_timeout_ms),
       queue_wanted_((flags & SQLITE_OPEN_READWRITE) != 0 && uri.empty() && path != ":memory:" &&
                     !path.empty()),
-      jitter_(std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32)),
       cache_(std::make_shared<StatementCache>()) {
   const int rc = uri.empty() ? sqlite3_open_v2(path.c_str(), &db_, flags, nullptr)
                              : sqlite3_open_v2(uri.c_str(), &db_, flags | SQLITE_OPEN_URI, nullptr);
@@ -173,7 +172,7 @@ int SqliteConnection::busy_wait(void* self, int count) {
   // few thousand times a second, not hundreds of thousands.
   const bool short_wait = now - c.busy_since_ < std::chrono::milliseconds(20);
   const unsigned full = 100u << std::min(count, short_wait ? 2 : 6);
-  std::this_thread::sleep_for(std::chrono::microseconds(full / 2 + c.jitter_.below(full / 2 + 1)));
+  std::this_thread::sleep_for(std::chrono::microseconds(full / 2 + retry_jitter_us(full / 2)));
   return 1;
 }
 

@@ -2,12 +2,10 @@
 // The SQLite backend: one sqlite3 connection and its prepared statements.
 #include <chrono>
 #include <memory>
-#include <random>
 #include <string>
 
 #include "db/store/connection.h"
 #include "db/store/sqlite_write_queue.h"
-#include "engine/chess/splitmix64.h"
 
 struct sqlite3;
 
@@ -70,7 +68,6 @@ class SqliteConnection final : public Connection {
   bool queue_wanted_ = false;
   std::unique_ptr<SqliteWriteQueue> queue_;
   bool in_queue_ = false;  // this connection's transaction holds the queue
-  chess::SplitMix64 jitter_;
   bool synchronous_full_ = false;
   bool lazy_ = false;  // in a Lazy transaction: synchronous is NORMAL until it ends
   std::shared_ptr<StatementCache> cache_;  // prepared statements kept for reuse

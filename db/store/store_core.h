@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -21,7 +20,6 @@
 #include "db/store/store_error.h"
 #include "db/store/store_options.h"
 #include "db/store/transaction.h"
-#include "engine/chess/splitmix64.h"
 
 namespace knightly::db {
 
@@ -86,9 +84,6 @@ auto with_retry(int busy_timeout_ms, const std::string& what, F&& attempt) -> de
   using clock = std::chrono::steady_clock;
   const auto deadline = clock::now() + std::chrono::milliseconds(busy_timeout_ms);
   auto pause = std::chrono::microseconds(500);
-  // Seeded apart in every thread of every process: the jitter must not repeat across them.
-  thread_local chess::SplitMix64 jitter(std::random_device{}() |
-                                        (std::uint64_t(std::random_device{}()) << 32));
   for (;;) {
     try {
       return attempt();
@@ -96,9 +91,8 @@ auto with_retry(int busy_timeout_ms, const std::string& what, F&& attempt) -> de
       if (!e.error().transient || clock::now() + pause >= deadline)
         throw StoreException(in_context(e.error(), what));
     }
-    // Random jitter keeps workers that collided from colliding again in step.
     std::this_thread::sleep_for(
-        pause + std::chrono::microseconds(jitter.below(std::uint64_t(pause.count()) + 1)));
+        pause + std::chrono::microseconds(retry_jitter_us(std::uint64_t(pause.count()))));
     pause = std::min(pause * 2, std::chrono::microseconds(50000));
   }
 }

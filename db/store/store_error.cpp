@@ -2,6 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <optional>
+
+#include "engine/chess/splitmix64.h"
+
 namespace knightly::db {
 
 const char* error_kind_name(ErrorKind kind) {
@@ -175,6 +179,12 @@ StoreError sqlite_error(const std::string& path, int code, const std::string& sq
   StoreError e = describe_error(kind, path, what, detail);
   e.sqlite_code = code;
   return e;
+}
+
+std::uint64_t retry_jitter_us(std::uint64_t bound) {
+  thread_local std::optional<chess::SplitMix64> jitter;
+  if (!jitter) jitter.emplace(chess::random_seed());
+  return jitter->below(bound + 1);
 }
 
 }  // namespace knightly::db

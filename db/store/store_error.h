@@ -2,6 +2,7 @@
 // What can go wrong with a database, as a value (for Store::open) and as an exception (for
 // later calls, which fail only on I/O problems that end the run). Every message names the
 // database and what was being done; the CLI prints it and exits with code 2.
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -65,6 +66,13 @@ StoreError in_context(const StoreError& error, const std::string& what);
 // was lost (Unavailable).
 StoreError postgres_error(const std::string& name, const std::string& sqlstate,
                           const std::string& message, const std::string& what);
+
+// A random pause in [0, bound] microseconds for a retry after a transient lock error, so that
+// workers that collided do not collide again in step. The generator is seeded apart in every
+// thread of every process (std::random_device), on the thread's first retry only: the devices
+// cost a process's start-up about 0.5 ms when each retrying function seeded its own
+// up front (chess::random_seed).
+std::uint64_t retry_jitter_us(std::uint64_t bound);
 
 // Classifies an SQLite result code; `what` says what was being done ("opening", "inserting a
 // game").

@@ -7,6 +7,7 @@
 // and the store's retry jitter (seeded from std::random_device where it must differ per
 // process). The magic bitboards' table generator (bitboard.cpp) is the one other generator.
 #include <cstdint>
+#include <random>
 
 namespace knightly::chess {
 
@@ -54,5 +55,14 @@ class SplitMix64 {
  private:
   std::uint64_t state_;
 };
+
+// A seed that differs in every call, process and machine: two draws of a std::random_device,
+// which is slow to make (about 20 us on a virtual machine: it asks the CPU what it offers,
+// and the hypervisor answers), so made only where a seed is needed: a tournament without a
+// configured seed, a thread's first retry of a locked database.
+inline std::uint64_t random_seed() {
+  std::random_device device;
+  return device() | (std::uint64_t(device()) << 32);
+}
 
 }  // namespace knightly::chess

@@ -5,10 +5,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-#include <random>
 
 #include "db/store/database_url.h"
 #include "db/store/store.h"
+#include "engine/chess/splitmix64.h"
 #include "runner/cli/sprt_command.h"
 #include "runner/cli/subcommand.h"
 #include "runner/config/config_toml.h"
@@ -131,8 +131,8 @@ int submit(const Submission& s) {
   auto store = db::Store::open(config.output.database, so);
   if (!store) return fail(store.error().message, "submit");
   // As a run chooses it (Run::prepare): the config's, else a random one, stored.
-  const std::uint64_t seed = config.tournament.seed.value_or(
-      std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32));
+  const std::uint64_t seed =
+      config.tournament.seed ? *config.tournament.seed : chess::random_seed();
   db::NewTest test;
   // Stored as a run stores its config: without the password of any database URL in it (the
   // workers take their own --db).
@@ -163,7 +163,8 @@ int submit(const Submission& s) {
   } catch (const db::StoreException& e) {
     if (e.kind() == db::ErrorKind::Conflict)
       return fail("a test or tournament named '" + config.tournament.name + "' is in " +
-                  store->path() + " already (give the test another name)", "submit");
+                      store->path() + " already (give the test another name)",
+                  "submit");
     return fail(e.what(), "submit");
   }
   return ExitOk;
@@ -235,7 +236,8 @@ int cmd_submit(Args& args) {
   if (args.empty())
     return fail(
         "what? knightly submit CONFIG.toml [--db URL] [--priority N], or knightly submit "
-        "--new SPEC --base SPEC ... (knightly sprt's options)", "submit");
+        "--new SPEC --base SPEC ... (knightly sprt's options)",
+        "submit");
   if (!args.peek().starts_with("-")) {
     // A TOML config.
     const std::string path = args.take();
@@ -257,8 +259,9 @@ int cmd_submit(Args& args) {
       } else if (a == "--cache") {
         s.cache = *v;
       } else {
-        return fail("unknown option '" + a +
-                    "' (a config takes --db, --priority, --submitter, --cache)", "submit");
+        return fail(
+            "unknown option '" + a + "' (a config takes --db, --priority, --submitter, --cache)",
+            "submit");
       }
     }
     auto config = load_config_file(path);

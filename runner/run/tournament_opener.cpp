@@ -1,10 +1,10 @@
 #include "runner/run/tournament_opener.h"
 
-#include <random>
 #include <set>
 #include <sstream>
 
 #include "db/store/database_url.h"
+#include "engine/chess/splitmix64.h"
 #include "runner/run/worker_identity.h"
 
 namespace knightly::runner {
@@ -47,8 +47,9 @@ std::expected<OpenedTournament, std::string> TournamentOpener::open() {
   // The store keeps the config with any database URL's password taken out: compare like that.
   const std::string& text = config_.source_text;
   const std::string stored_text = db::redact_urls_in_text(text);
-  const std::uint64_t seed = config_.tournament.seed.value_or(
-      std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32));
+  // A seed drawn only when the config names none (value_or would draw one every time).
+  const std::uint64_t seed =
+      config_.tournament.seed ? *config_.tournament.seed : chess::random_seed();
   db::NewTournament fresh{config_.tournament.name, options_.kind, text, seed, ""};
   OpenedTournament opened;
   auto t = create(fresh, stored_text, opened.created);
