@@ -234,6 +234,7 @@ enum class ClaimStatus {
 struct ClaimResult {
   ClaimStatus status = ClaimStatus::Exhausted;
   std::optional<Claim> claim;
+  std::vector<Claim> more;  // Work::claim_pairs: the pairs claimed after `claim`, in schedule order
 };
 
 enum class StoreOutcome {

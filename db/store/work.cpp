@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <iterator>
 #include <map>
 
 #include "db/store/game_filter.h"
@@ -129,13 +130,20 @@ bool Work::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pairs
 
 ClaimResult Work::claim_pair(std::int64_t tournament_id, std::int64_t worker_id,
                              std::chrono::milliseconds lease, std::optional<int> round_window) {
+  return claim_pairs(tournament_id, worker_id, lease, 1, round_window);
+}
+
+ClaimResult Work::claim_pairs(std::int64_t tournament_id, std::int64_t worker_id,
+                              std::chrono::milliseconds lease, int count,
+                              std::optional<int> round_window) {
   std::lock_guard lock(core_.mutex);
   return core_.write(
       "claiming a pair of tournament " + std::to_string(tournament_id),
       [&]() -> ClaimResult {
-        // The first open pair in schedule order whose lease is free or expired, taken with a
-        // new attempt; SKIP LOCKED lets PostgreSQL claimers pass rows another one is taking.
-        // With a window, only from the rounds up to `round_window` past the first open pair's.
+        // The first `count` open pairs in schedule order whose lease is free or expired, each
+        // taken with a new attempt; SKIP LOCKED lets PostgreSQL claimers pass rows another one
+        // is taking. With a window, only from the rounds up to `round_window` past the first
+        // open pair's.
         const std::string window =
             round_window ? "  AND round <= (SELECT q.round FROM pairs q WHERE q.tournament_id = ? "
                            "  AND q.state <> 'done' ORDER BY q.schedule_index LIMIT 1) + ? "
@@ -143,11 +151,11 @@ ClaimResult Work::claim_pair(std::int64_t tournament_id, std::int64_t worker_id,
         Statement st(core_.db,
                      "UPDATE pairs SET state = 'leased', worker_id = ?, attempt = attempt + 1, "
                      "lease_until_ms = now_ms() + ? "
-                     "WHERE tournament_id = ? AND (round, pair) = ("
+                     "WHERE tournament_id = ? AND (round, pair) IN ("
                      "  SELECT round, pair FROM pairs WHERE tournament_id = ? "
                      "  AND state <> 'done' AND (state = 'free' OR lease_until_ms < now_ms()) " +
                          window +
-                         "  ORDER BY schedule_index LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                         "  ORDER BY schedule_index LIMIT ? FOR UPDATE SKIP LOCKED) "
                          "AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = "
                          "'running' AND stop_requested = 0) "
                          "RETURNING round, pair, games, schedule_index, attempt, stored_mask");
@@ -155,9 +163,14 @@ ClaimResult Work::claim_pair(std::int64_t tournament_id, std::int64_t worker_id,
             .bind(2, static_cast<std::int64_t>(lease.count()))
             .bind(3, tournament_id)
             .bind(4, tournament_id);
-        if (round_window) st.bind(5, tournament_id).bind(6, *round_window);
-        st.bind(round_window ? 7 : 5, tournament_id);
-        if (st.step()) {
+        int next = 5;
+        if (round_window) {
+          st.bind(5, tournament_id).bind(6, *round_window);
+          next = 7;
+        }
+        st.bind(next, std::int64_t{std::max(count, 1)}).bind(next + 1, tournament_id);
+        std::vector<Claim> claims;
+        while (st.step()) {
           Claim c;
           c.tournament_id = tournament_id;
           c.round = st.int32(0);
@@ -167,8 +180,17 @@ ClaimResult Work::claim_pair(std::int64_t tournament_id, std::int64_t worker_id,
           c.attempt = st.int64(4);
           c.stored = mask_games(st.int64(5));
           c.worker_id = worker_id;
-          st.run();
-          return {ClaimStatus::Claimed, std::move(c)};
+          claims.push_back(std::move(c));
+        }
+        if (!claims.empty()) {
+          // RETURNING gives the rows in no promised order.
+          std::sort(claims.begin(), claims.end(), [](const Claim& a, const Claim& b) {
+            return a.schedule_index < b.schedule_index;
+          });
+          ClaimResult r{ClaimStatus::Claimed, std::move(claims.front()), {}};
+          r.more.assign(std::make_move_iterator(claims.begin() + 1),
+                        std::make_move_iterator(claims.end()));
+          return r;
         }
         Statement why(core_.db,
                       "SELECT t.status, t.stop_requested, (SELECT count(*) FROM pairs p "
@@ -179,8 +201,8 @@ ClaimResult Work::claim_pair(std::int64_t tournament_id, std::int64_t worker_id,
           throw StoreException(describe_error(ErrorKind::Invalid, core_.db.path(),
                                               "claiming a pair",
                                               "no tournament " + std::to_string(tournament_id)));
-        if (why.text(0) != "running" || why.int64(1) != 0) return {ClaimStatus::Stopped, {}};
-        return {why.int64(2) > 0 ? ClaimStatus::Busy : ClaimStatus::Exhausted, {}};
+        if (why.text(0) != "running" || why.int64(1) != 0) return {ClaimStatus::Stopped, {}, {}};
+        return {why.int64(2) > 0 ? ClaimStatus::Busy : ClaimStatus::Exhausted, {}, {}};
       },
       Commit::Lazy);
 }

@@ -173,6 +173,12 @@ void print_perf_stats(std::ostream& out, const RunSummary& summary) {
                   summary.store_transactions, double(games) / summary.store_transactions);
     out << buf;
   }
+  if (summary.claim_transactions > 0) {
+    std::snprintf(buf, sizeof buf, "Claims: %d pairs in %d transactions (%.1f pairs each)\n",
+                  summary.pairs_claimed, summary.claim_transactions,
+                  double(summary.pairs_claimed) / summary.claim_transactions);
+    out << buf;
+  }
   if (const auto first = first_go()) {
     std::snprintf(buf, sizeof buf,
                   "Start-up: first go %.3f s after the process started, own CPU by then %.4f s\n",

@@ -98,39 +98,70 @@ void ClaimLoop::claim_and_play(PlayerPool& players, Held& held) {
 }
 
 void ClaimLoop::claim_and_play_held(PlayerPool& players, Held& held) {
-  int busy = 0;  // claims in a row that found every free pair in play
-  while (!out_.stop.stopping()) {
-    auto r = out_.store.work().claim_pair(
-        out_.tournament_id, out_.worker_id, in_.options.lease,
-        out_.tune ? std::optional<int>(out_.tune->window()) : std::nullopt);
-    if (r.status == db::ClaimStatus::Claimed && r.claim) {
-      busy = 0;
-      play_pair(players, *r.claim, held);
-    } else if (r.status == db::ClaimStatus::Busy) {
-      store_held(held);
-      // Every free pair is in play: one may be given back or expire, or the last ones be
-      // stored by other workers (the run is then over). A queue's worker goes to another
-      // test instead when one wants it.
-      if (in_.options.other_work && in_.options.other_work()) {
-        {
+  int busy = 0;               // claims in a row that found every free pair in play
+  std::deque<Claimed> ahead;  // pairs claimed here and not played yet, in schedule order
+  try {
+    while (!out_.stop.stopping()) {
+      if (ahead.empty()) {
+        // Short games are held to be stored together (may_hold): their pairs are claimed
+        // several at a time too, so that neither costs a transaction every game or two.
+        const int count = held.games.empty() ? 1 : kClaimAhead;
+        auto r = out_.store.work().claim_pairs(
+            out_.tournament_id, out_.worker_id, in_.options.lease, count,
+            out_.tune ? std::optional<int>(out_.tune->window()) : std::nullopt);
+        if (r.status == db::ClaimStatus::Claimed && r.claim) {
+          busy = 0;
+          ahead.push_back({*r.claim, hold(*r.claim)});
+          for (const db::Claim& c : r.more) ahead.push_back({c, hold(c)});
           std::lock_guard lock(out_.events.mutex());
-          played_.moved_on = true;
+          ++played_.claim_transactions;
+          played_.pairs_claimed += int(ahead.size());
+        } else if (r.status == db::ClaimStatus::Busy) {
+          store_held(held);
+          // Every free pair is in play: one may be given back or expire, or the last ones be
+          // stored by other workers (the run is then over). A queue's worker goes to another
+          // test instead when one wants it.
+          if (in_.options.other_work && in_.options.other_work()) {
+            {
+              std::lock_guard lock(out_.events.mutex());
+              played_.moved_on = true;
+            }
+            out_.stop.request(StopLevel::Drain);
+            out_.events.wake();
+            break;
+          }
+          wait_for_work(busy++);
+          continue;
+        } else if (r.status == db::ClaimStatus::Exhausted) {
+          store_held(held);
+          out_.decider.exhausted();
+          break;
+        } else {
+          store_held(held);
+          if (out_.decider.not_running()) wait_for_work(8);
+          continue;
         }
-        out_.stop.request(StopLevel::Drain);
-        out_.events.wake();
-        break;
       }
-      wait_for_work(busy++);
-    } else if (r.status == db::ClaimStatus::Exhausted) {
-      store_held(held);
-      out_.decider.exhausted();
-      break;
-    } else {
-      store_held(held);
-      if (out_.decider.not_running()) wait_for_work(8);
-      if (out_.stop.stopping()) break;
+      const Claimed next = std::move(ahead.front());
+      ahead.pop_front();
+      play_pair(players, next.claim, next.todo, held);
     }
+  } catch (...) {
+    give_back(ahead, false);
+    throw;
   }
+  give_back(ahead, true);
+}
+
+void ClaimLoop::give_back(std::deque<Claimed>& ahead, bool release) {
+  // Pairs claimed ahead of the run's stop (or of a failure) are anyone's at once again; after
+  // a failure the store may not take it, and their leases run out instead.
+  for (const Claimed& c : ahead) {
+    for (int i : c.todo) unhold(i);
+    if (release && !out_.events.store_failed()) out_.store.work().release_claim(c.claim);
+  }
+  ahead.clear();
+  out_.events.wake();
 }
 
 void ClaimLoop::wait_for_work(int waited) {
@@ -158,10 +189,10 @@ void ClaimLoop::unhold(int index) {
   if (auto it = held_.find(index); it != held_.end()) held_.erase(it);
 }
 
-void ClaimLoop::play_pair(PlayerPool& players, const db::Claim& claim, Held& held) {
+void ClaimLoop::play_pair(PlayerPool& players, const db::Claim& claim, const std::vector<int>& todo,
+                          Held& held) {
   // A tune's pair is played by its iteration's values: players made for others are replaced.
   if (out_.tune) players.use(out_.tune->engines(out_.store, claim.round, in_.config.engines));
-  const std::vector<int> todo = hold(claim);
   std::size_t next = 0;  // todo[next] on are not played; store_held unholds the played ones
   bool ours = true;      // false once another worker has the pair (or the store cannot be used)
   try {

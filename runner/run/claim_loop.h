@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <regex>
 #include <set>
@@ -67,6 +68,8 @@ struct PlayedHere {
   std::uint64_t plies = 0;               // --perf-stats
   std::vector<std::int64_t> latency_ns;  // --perf-stats
   int store_transactions = 0;            // in which the games were stored (--perf-stats)
+  int pairs_claimed = 0;                 // --perf-stats
+  int claim_transactions = 0;            // in which the pairs were claimed (--perf-stats)
 };
 
 class ClaimLoop {
@@ -74,6 +77,9 @@ class ClaimLoop {
   static constexpr std::chrono::milliseconds kShortGame{20};
   static constexpr std::chrono::milliseconds kHoldFor{50};
   static constexpr std::size_t kHoldMost = 64;
+  // Pairs claimed in one transaction while this thread's games are short (held): 16 games of
+  // under kShortGame, a fraction of a second of play that other workers cannot take.
+  static constexpr int kClaimAhead = 8;
 
   ClaimLoop(const GameInputs& in, const GameSinks& out);
 
@@ -104,7 +110,16 @@ class ClaimLoop {
   void claim_and_play_held(PlayerPool& players, Held& held);
   // Waits for a pair to be given back or to expire; `waited`: the waits before this one in a row.
   void wait_for_work(int waited);
-  void play_pair(PlayerPool& players, const db::Claim& claim, Held& held);
+  // A pair claimed here and the games of it to play (hold()).
+  struct Claimed {
+    db::Claim claim;
+    std::vector<int> todo;
+  };
+  // The games of `todo` (held), stored; the pair given back if the run stops before its end.
+  void play_pair(PlayerPool& players, const db::Claim& claim, const std::vector<int>& todo,
+                 Held& held);
+  // Pairs claimed ahead and not played: unheld, and with `release` given back in the store.
+  void give_back(std::deque<Claimed>& ahead, bool release);
   // Whether a game just finished may wait in `held` for the next ones.
   bool may_hold(const GameRecord& record, const Held& held) const;
   // Stores the held games (one transaction), reports each; what became of the games of

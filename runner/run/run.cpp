@@ -228,6 +228,8 @@ void Run::play() {
   summary_.plies_played = played.plies;
   summary_.latency_ns = played.latency_ns;
   summary_.store_transactions = played.store_transactions;
+  summary_.pairs_claimed = played.pairs_claimed;
+  summary_.claim_transactions = played.claim_transactions;
   summary_.engine_failures = loop.engine_failures();
   moved_on_ = played.moved_on;
 }

@@ -100,6 +100,8 @@ struct RunSummary {
   std::uint64_t plies_played = 0;
   std::vector<std::int64_t> latency_ns;
   int store_transactions = 0;  // the games_played were stored in this many transactions
+  int pairs_claimed = 0;       // and their pairs claimed here
+  int claim_transactions = 0;  // in this many transactions
   double wall_seconds = 0;
 };
 

@@ -143,10 +143,48 @@ TEST_CASE(
     REQUIRE(std::regex_search(r.out, m, std::regex("Stores: (\\d+) games in (\\d+) transactions")));
     CHECK(std::stoi(m[1].str()) == rounds * 2);
     CHECK(std::stoi(m[2].str()) * 4 <= rounds * 2);
+    // Their pairs claimed several at a time too.
+    REQUIRE(std::regex_search(r.out, m, std::regex("Claims: (\\d+) pairs in (\\d+) transactions")));
+    CHECK(std::stoi(m[1].str()) == rounds);
+    CHECK(std::stoi(m[2].str()) * 4 <= rounds);
     SqliteProbe db(dir.file("t.db"));
     CHECK(db.count("SELECT count(*) FROM games") == rounds * 2);
     CHECK(db.count("SELECT count(*) FROM pairs WHERE state = 'done'") == rounds);
     CHECK(db.value("PRAGMA integrity_check") == "ok");
+  }
+  SECTION("interrupted: the pairs claimed ahead and not played are given back") {
+    write_file(dir.file("long.toml"),
+               "[tournament]\nname = \"micro\"\nrounds = 50000\ngames = 2\nconcurrency = 2\n"
+               "seed = 7\nmaxmoves = 40\n"
+               "[[engine]]\nname = \"r1\"\nbuiltin = true\n"
+               "options = { Search = \"random\", Seed = 1 }\ndepth = 1\n"
+               "[[engine]]\nname = \"r2\"\nbuiltin = true\n"
+               "options = { Search = \"random\", Seed = 2 }\ndepth = 1\n");
+    ChildProcess run({knightly_binary(), "run", dir.file("long.toml"), "--db", dir.file("t.db"),
+                      "--perf-stats"});
+    int finished = 0;
+    while (finished < 200) {
+      const auto line = run.read_line(60000);
+      if (!line) break;
+      if (line->rfind("Finished game ", 0) == 0) ++finished;
+    }
+    REQUIRE(finished == 200);
+    ::kill(run.pid(), SIGINT);
+    std::string out;
+    while (const auto line = run.read_line(60000)) out += *line + "\n";
+    CHECK(run.wait_exit(60000) == 130);
+    INFO(out);
+    std::smatch m;
+    REQUIRE(std::regex_search(out, m, std::regex("Claims: (\\d+) pairs in (\\d+) transactions")));
+    CHECK(std::stoi(m[2].str()) < std::stoi(m[1].str()));
+    SqliteProbe db(dir.file("t.db"));
+    CHECK(db.count("SELECT count(*) FROM pairs WHERE state = 'leased'") == 0);
+    const long long stored = db.count("SELECT count(*) FROM games");
+    CHECK(stored >= 200);
+    CHECK(stored < 100000);
+    // Every stored game's pair is done, but for a pair per game thread the stop came in.
+    CHECK(db.count("SELECT count(*) FROM pairs WHERE state = 'done'") * 2 >= stored - 2);
+    CHECK(db.count("SELECT count(*) FROM pairs WHERE state = 'free' AND stored_mask <> 0") <= 2);
   }
   SECTION("killed mid-run: each game it said was finished is in the database") {
     ChildProcess run({knightly_binary(), "run", dir.file("t.toml"), "--db", dir.file("t.db")});

@@ -206,6 +206,49 @@ STORE_TEST("renewed leases stay held and a released pair is anyone's at once") {
         StoreOutcome::Superseded);
 }
 
+STORE_TEST("several pairs claimed at once: the next ones in schedule order, each its own") {
+  db::Store store = database.open();
+  const Setup s = setup(store);
+  const auto a = store.work().register_worker(identity(1));
+  const auto b = store.work().register_worker(identity(2));
+  store.work().add_pairs(s.tournament, slots(6));
+  auto first = store.work().claim_pair(s.tournament, b, 60s);
+  REQUIRE(first.claim);
+  CHECK(first.more.empty());
+  // b's pair is 0 (the first open one); a takes the next three.
+  CHECK(first.claim->schedule_index == 0);
+  auto three = store.work().claim_pairs(s.tournament, a, 60s, 3);
+  REQUIRE(three.status == ClaimStatus::Claimed);
+  REQUIRE(three.claim);
+  REQUIRE(three.more.size() == 2);
+  CHECK(three.claim->schedule_index == 2);
+  CHECK(three.more[0].schedule_index == 4);
+  CHECK(three.more[1].schedule_index == 6);
+  for (const db::Claim* c : {&*three.claim, &three.more[0], &three.more[1]}) {
+    CHECK(c->worker_id == a);
+    CHECK(c->attempt == 1);
+    CHECK(c->games == 2);
+  }
+  CHECK(database.number("SELECT count(*) FROM pairs WHERE state = 'leased' AND worker_id = " +
+                        std::to_string(a)) == 3);
+  // More than are left: what is left (pairs 4 and 5).
+  auto rest = store.work().claim_pairs(s.tournament, b, 60s, 8);
+  REQUIRE(rest.claim);
+  CHECK(rest.claim->schedule_index == 8);
+  REQUIRE(rest.more.size() == 1);
+  CHECK(rest.more[0].schedule_index == 10);
+  CHECK(store.work().claim_pairs(s.tournament, b, 60s, 8).status == ClaimStatus::Busy);
+  // One of a's given back is anyone's at once; the others stay a's, and store as claimed.
+  store.work().release_claim(three.more[1]);
+  auto again = store.work().claim_pairs(s.tournament, b, 60s, 4);
+  REQUIRE(again.claim);
+  CHECK(again.claim->schedule_index == 6);
+  CHECK(again.claim->attempt == 2);
+  CHECK(again.more.empty());
+  CHECK(store.games().store_game(three.more[0], game_of(three.more[0], 0), s.alpha, s.beta) ==
+        StoreOutcome::Stored);
+}
+
 STORE_TEST("a game outside the claimed pair is refused") {
   db::Store store = database.open();
   const Setup s = setup(store);
