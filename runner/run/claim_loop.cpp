@@ -142,7 +142,7 @@ void ClaimLoop::claim_and_play_held(PlayerPool& players, Held& held) {
           continue;
         }
       }
-      const Claimed next = std::move(ahead.front());
+      Claimed next = std::move(ahead.front());
       ahead.pop_front();
       play_pair(players, next.claim, next.todo, held);
     }
@@ -156,12 +156,14 @@ void ClaimLoop::claim_and_play_held(PlayerPool& players, Held& held) {
 void ClaimLoop::give_back(std::deque<Claimed>& ahead, bool release) {
   // Pairs claimed ahead of the run's stop (or of a failure) are anyone's at once again; after
   // a failure the store may not take it, and their leases run out instead.
-  for (const Claimed& c : ahead) {
-    for (int i : c.todo) unhold(i);
-    if (release && !out_.events.store_failed()) out_.store.work().release_claim(c.claim);
-  }
+  std::deque<Claimed> pairs = std::move(ahead);
   ahead.clear();
+  for (const Claimed& c : pairs)
+    for (int i : c.todo) unhold(i);
   out_.events.wake();
+  if (release)
+    for (const Claimed& c : pairs)
+      if (!out_.events.store_failed()) out_.store.work().release_claim(c.claim);
 }
 
 void ClaimLoop::wait_for_work(int waited) {
