@@ -8,6 +8,7 @@
 
 #include "db/store/sha256.h"
 #include "db/store/store_core.h"
+#include "engine/chess/pgn.h"
 
 namespace knightly::db {
 
@@ -47,11 +48,8 @@ struct SideLatency {
 };
 
 std::array<SideLatency, 2> side_latency(const GameRecord& g) {
-  // The side to move of the start position: a FEN's second field (an empty one: the initial
-  // position, White).
-  const std::size_t space = g.start_fen.find(' ');
-  const bool black_first = space != std::string::npos && g.start_fen.size() > space + 1 &&
-                           g.start_fen[space + 1] == 'b';
+  // An empty start FEN is the initial position: White first.
+  const bool black_first = chess::fen_side_and_number(g.start_fen).first;
   std::array<SideLatency, 2> out{};
   for (std::size_t i = 0; i < g.moves.size(); ++i) {
     const auto& latency = g.moves[i].latency_ms;

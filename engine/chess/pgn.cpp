@@ -320,7 +320,8 @@ class GameParser {
   int variation_line_ = 0;
 };
 
-// Side to move and fullmove number from a FEN's 2nd and 6th fields (defaults: White, 1).
+}  // namespace
+
 std::pair<bool, int> fen_side_and_number(std::string_view fen) {
   std::vector<std::string_view> fields;
   std::size_t i = 0;
@@ -345,6 +346,8 @@ std::pair<bool, int> fen_side_and_number(std::string_view fen) {
   }
   return {black, number};
 }
+
+namespace {
 
 // Greedy line filling: tokens separated by one space, a new line when the next token would
 // make the line 80 characters or longer.

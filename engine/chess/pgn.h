@@ -33,6 +33,10 @@ struct PgnGame {
   std::string tag(std::string_view name) const;  // "" if absent
 };
 
+// Side to move (true: Black) and fullmove number from a FEN's 2nd and 6th fields (defaults:
+// White, 1), without checking the rest.
+std::pair<bool, int> fen_side_and_number(std::string_view fen);
+
 // Where and why a game could not be read.
 struct PgnError {
   int game = 0;         // 1-based game number in the input
