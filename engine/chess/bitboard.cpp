@@ -260,17 +260,16 @@ void need_slider_tables(Lookup kind) {
   using detail::tables;
   if ((kind == Lookup::Pext) == tables.fast_pext) return;  // filled at start-up
   static std::once_flag magic_once, pext_once;
-  const detail::Rays rook_rays(detail::RookDeltas), bishop_rays(detail::BishopDeltas);
-  if (kind == Lookup::Magic)
-    std::call_once(magic_once, [&] {
+  std::call_once(kind == Lookup::Magic ? magic_once : pext_once, [kind] {
+    const detail::Rays rook_rays(detail::RookDeltas), bishop_rays(detail::BishopDeltas);
+    if (kind == Lookup::Magic) {
       detail::fill_magic(tables.rook, tables.rook_table, rook_rays);
       detail::fill_magic(tables.bishop, tables.bishop_table, bishop_rays);
-    });
-  else
-    std::call_once(pext_once, [&] {
+    } else {
       detail::fill_pext(tables.rook, tables.rook_pext_table, rook_rays);
       detail::fill_pext(tables.bishop, tables.bishop_pext_table, bishop_rays);
-    });
+    }
+  });
 }
 
 }  // namespace knightly::chess
