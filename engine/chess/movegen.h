@@ -274,7 +274,7 @@ __attribute__((always_inline)) inline void generate(const Position& pos, Sink& s
 // The slider lookups this CPU does fast, the only table filled at start-up
 // (need_slider_tables).
 template <Mode M, bool Chess960, class Sink>
-inline void generate_side(const Position& pos, Sink& sink) {
+inline void generate_for_cpu(const Position& pos, Sink& sink) {
   const bool white = pos.side_to_move() == White;
   if (detail::tables.fast_pext) {
     if (white)
@@ -291,9 +291,9 @@ inline void generate_side(const Position& pos, Sink& sink) {
 template <Mode M, class Sink>
 inline void generate(const Position& pos, Sink& sink) {
   if (pos.chess960_layout()) [[unlikely]]
-    generate_side<M, true>(pos, sink);
+    generate_for_cpu<M, true>(pos, sink);
   else
-    generate_side<M, false>(pos, sink);
+    generate_for_cpu<M, false>(pos, sink);
 }
 
 }  // namespace knightly::chess::movegen

@@ -106,7 +106,7 @@ template <movegen::Mode M, bool Chess960>
 MoveList generate_list(const Position& pos) {
   MoveList list;
   movegen::ListSink sink{list};
-  movegen::generate_side<M, Chess960>(pos, sink);
+  movegen::generate_for_cpu<M, Chess960>(pos, sink);
   return list;
 }
 
