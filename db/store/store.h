@@ -61,6 +61,10 @@ class Store {
   const std::string& path() const;
   bool is_postgres() const;
   int schema_version() const;
+  // Whether another thread of this process is using the store this moment (a transaction
+  // of many games can take milliseconds): a thread with other work to do does that first
+  // instead of waiting. Only a hint: the store may be taken the moment after.
+  bool busy() const;
   // "ok", or one line per problem: SQLite's integrity_check, games whose moves are missing,
   // pairs marked done without all their games. Reads every row.
   std::string integrity_check() const;

@@ -294,6 +294,11 @@ int Store::schema_version() const {
   return impl_->core.version;
 }
 
+bool Store::busy() const {
+  std::unique_lock lock(impl_->core.mutex, std::try_to_lock);
+  return !lock.owns_lock();
+}
+
 bool Store::is_postgres() const {
   return impl_->core.db.dialect() == Dialect::Postgres;
 }

@@ -105,18 +105,10 @@ void ClaimLoop::claim_and_play_held(PlayerPool& players, Held& held) {
       if (ahead.empty()) {
         // Short games are held to be stored together (may_hold): their pairs are claimed
         // several at a time too, so that neither costs a transaction every game or two.
-        const int count = held.games.empty() ? 1 : kClaimAhead;
-        auto r = out_.store.work().claim_pairs(
-            out_.tournament_id, out_.worker_id, in_.options.lease, count,
-            out_.tune ? std::optional<int>(out_.tune->window()) : std::nullopt);
-        if (r.status == db::ClaimStatus::Claimed && r.claim) {
+        const auto status = claim_into(ahead, held.games.empty() ? 1 : kClaimAhead);
+        if (status == db::ClaimStatus::Claimed) {
           busy = 0;
-          ahead.push_back({*r.claim, hold(*r.claim)});
-          for (const db::Claim& c : r.more) ahead.push_back({c, hold(c)});
-          std::lock_guard lock(out_.events.mutex());
-          ++played_.claim_transactions;
-          played_.pairs_claimed += int(ahead.size());
-        } else if (r.status == db::ClaimStatus::Busy) {
+        } else if (status == db::ClaimStatus::Busy) {
           store_held(held);
           // Every free pair is in play: one may be given back or expire, or the last ones be
           // stored by other workers (the run is then over). A queue's worker goes to another
@@ -132,7 +124,7 @@ void ClaimLoop::claim_and_play_held(PlayerPool& players, Held& held) {
           }
           wait_for_work(busy++);
           continue;
-        } else if (r.status == db::ClaimStatus::Exhausted) {
+        } else if (status == db::ClaimStatus::Exhausted) {
           store_held(held);
           out_.decider.exhausted();
           break;
@@ -144,6 +136,11 @@ void ClaimLoop::claim_and_play_held(PlayerPool& players, Held& held) {
       }
       Claimed next = std::move(ahead.front());
       ahead.pop_front();
+      // While short games are held, the next pairs are claimed before the last one is played,
+      // at a moment no other thread of this process is in the store: a claim made only once
+      // none is left waits out another thread's store of many games, this thread idle.
+      if (!held.games.empty() && ahead.size() < kClaimAhead && !out_.store.busy())
+        claim_into(ahead, kClaimAhead);
       play_pair(players, next.claim, next.todo, held);
     }
   } catch (...) {
@@ -151,6 +148,20 @@ void ClaimLoop::claim_and_play_held(PlayerPool& players, Held& held) {
     throw;
   }
   give_back(ahead, true);
+}
+
+db::ClaimStatus ClaimLoop::claim_into(std::deque<Claimed>& ahead, int count) {
+  auto r = out_.store.work().claim_pairs(
+      out_.tournament_id, out_.worker_id, in_.options.lease, count,
+      out_.tune ? std::optional<int>(out_.tune->window()) : std::nullopt);
+  if (r.status != db::ClaimStatus::Claimed) return r.status;
+  if (!r.claim) return db::ClaimStatus::Exhausted;
+  ahead.push_back({*r.claim, hold(*r.claim)});
+  for (const db::Claim& c : r.more) ahead.push_back({c, hold(c)});
+  std::lock_guard lock(out_.events.mutex());
+  ++played_.claim_transactions;
+  played_.pairs_claimed += 1 + int(r.more.size());
+  return db::ClaimStatus::Claimed;
 }
 
 void ClaimLoop::give_back(std::deque<Claimed>& ahead, bool release) {
@@ -203,10 +214,10 @@ void ClaimLoop::play_pair(PlayerPool& players, const db::Claim& claim, const std
       auto record = play_one(players, index, claim, held);
       if (!record) break;
       ++next;
-      const bool wait = may_hold(*record, held);
+      const Hold hold = may_hold(*record, held);
       if (held.games.empty()) held.since = SteadyClock::now();
       held.games.push_back({claim, index, std::move(*record)});
-      if (wait) continue;
+      if (hold == Hold::Keep || (hold == Hold::Full && out_.store.busy())) continue;
       if (store_held(held, &claim) != Kept::Stored) {
         ours = false;
         break;
@@ -228,20 +239,23 @@ void ClaimLoop::play_pair(PlayerPool& players, const db::Claim& claim, const std
   out_.events.wake();
 }
 
-bool ClaimLoop::may_hold(const GameRecord& record, const Held& held) const {
+ClaimLoop::Hold ClaimLoop::may_hold(const GameRecord& record, const Held& held) const {
   // A tune's iteration needs its pair stored before the next one reads the values. On
   // PostgreSQL a game's id is drawn when it is inserted, not when it is committed, and a
   // decision's standings are of the first games by id ("after N games"): a longer transaction
   // would let more games of lower ids commit after another worker read them.
-  if (out_.tune || out_.stop.stopping() || out_.store.is_postgres()) return false;
+  if (out_.tune || out_.stop.stopping() || out_.store.is_postgres()) return Hold::Store;
   // A game the run acts on as soon as it is stored is not kept: an SPRT may end the run with
   // any game, and without -recover an engine's crash or stall ends it; games played on after
   // it would be stored after the decision.
   if (out_.decider.sprt() || record.termination == Termination::Disconnect ||
       record.termination == Termination::Stall)
-    return false;
-  if (record.duration_ms >= kShortGame.count() || held.games.size() + 1 >= kHoldMost) return false;
-  return held.games.empty() || SteadyClock::now() - held.since < kHoldFor;
+    return Hold::Store;
+  if (record.duration_ms >= kShortGame.count()) return Hold::Store;
+  if (held.games.empty()) return Hold::Keep;
+  const auto held_for = SteadyClock::now() - held.since;
+  if (held.games.size() + 1 >= 2 * kHoldMost || held_for >= 2 * kHoldFor) return Hold::Store;
+  return held.games.size() + 1 >= kHoldMost || held_for >= kHoldFor ? Hold::Full : Hold::Keep;
 }
 
 ClaimLoop::Kept ClaimLoop::store_held(Held& held, const db::Claim* claim) {
@@ -309,12 +323,15 @@ ClaimLoop::Kept ClaimLoop::store_held(Held& held, const db::Claim* claim) {
     failed(0, e.what());
   }
   Kept mine = Kept::Stored;
+  std::vector<Decider::StoredGame> done;
+  std::vector<int> done_index;
   for (std::size_t i = 0; i < n; ++i) {
     const ScheduledGame& sg = in_.schedule.at(std::size_t(games[i].index));
     unhold(games[i].index);
-    if (kept[i] == Kept::Stored)
-      stored(games[i].record, games[i].index);
-    else if (kept[i] == Kept::Superseded)
+    if (kept[i] == Kept::Stored) {
+      done.push_back({&sg, &games[i].record});
+      done_index.push_back(games[i].index);
+    } else if (kept[i] == Kept::Superseded)
       superseded(sg);
     else
       out_.decider.not_stored(sg);
@@ -322,6 +339,8 @@ ClaimLoop::Kept ClaimLoop::store_held(Held& held, const db::Claim* claim) {
         games[i].claim.same_attempt(*claim))
       mine = kept[i];
   }
+  out_.decider.stored(
+      done, [&](std::size_t k) { report_stored(*done[k].sg, *done[k].record, done_index[k]); });
   return mine;
 }
 
@@ -333,11 +352,6 @@ void ClaimLoop::superseded(const ScheduledGame& sg) {
                                     " ended after this worker's lease on its pair ran out; "
                                     "another worker has the pair, so the game is kept aside, "
                                     "not counted");
-}
-
-void ClaimLoop::stored(const GameRecord& record, int index) {
-  const ScheduledGame& sg = in_.schedule.at(std::size_t(index));
-  out_.decider.stored(sg, record, [&] { report_stored(sg, record, index); });
 }
 
 void ClaimLoop::report_stored(const ScheduledGame& sg, const GameRecord& record, int index) {

@@ -6,7 +6,8 @@
 // run stops or no pair is left. A pair the run stops in is given back at once for anyone.
 //
 // Short games are stored together (SQLite): a thread keeps the games it finished in under
-// kShortGame for up to kHoldFor (at most kHoldMost of them) and stores them in one transaction,
+// kShortGame for up to kHoldFor (at most kHoldMost of them; up to twice as long and as many
+// while another thread of this process is storing) and stores them in one transaction,
 // so a run of millisecond games pays one commit per batch rather than one per game. A game is
 // reported (progress, output files, the Decider) only once it is stored, so a kill loses no
 // game reported finished; a game held is stored before the thread waits, claims nothing more,
@@ -115,13 +116,19 @@ class ClaimLoop {
     db::Claim claim;
     std::vector<int> todo;
   };
+  // Claims up to `count` free pairs in one transaction, appended to `ahead` (held); what the
+  // claim found.
+  db::ClaimStatus claim_into(std::deque<Claimed>& ahead, int count);
   // The games of `todo` (held), stored; the pair given back if the run stops before its end.
   void play_pair(PlayerPool& players, const db::Claim& claim, const std::vector<int>& todo,
                  Held& held);
   // Pairs claimed ahead and not played: unheld, and with `release` given back in the store.
   void give_back(std::deque<Claimed>& ahead, bool release);
-  // Whether a game just finished may wait in `held` for the next ones.
-  bool may_hold(const GameRecord& record, const Held& held) const;
+  // Whether a game just finished may wait in `held` for the next ones: Keep; Full (the held
+  // games are many or old enough: stored now, unless another thread of this process is in
+  // the store, then kept a while longer rather than waiting for it); Store (now).
+  enum class Hold { Keep, Full, Store };
+  Hold may_hold(const GameRecord& record, const Held& held) const;
   // Stores the held games (one transaction), reports each; what became of the games of
   // `claim` among them (Stored when all were stored, or none was held).
   Kept store_held(Held& held, const db::Claim* claim = nullptr);
@@ -130,7 +137,6 @@ class ClaimLoop {
   void unhold(int index);
   // A game the store did not take: its lease lost (kept aside) or its store failed.
   void superseded(const ScheduledGame& sg);
-  void stored(const GameRecord& record, int index);
   // The stored game to the summary, the observer, the log and the output files (the run's lock
   // held, the counts including it).
   void report_stored(const ScheduledGame& sg, const GameRecord& record, int index);

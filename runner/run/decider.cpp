@@ -34,21 +34,26 @@ void Decider::not_stored(const ScheduledGame& sg) {
   tally_->drop_own(sg.id.round, sg.id.pair, sg.id.game_in_pair);
 }
 
-void Decider::stored(const ScheduledGame& sg, const GameRecord& record,
-                     const std::function<void()>& report) {
+void Decider::stored(std::span<const StoredGame> games,
+                     const std::function<void(std::size_t)>& report) {
+  if (games.empty()) return;
   // The decision reads the counts every worker's games make.
   std::optional<std::string> decision;
   {
     std::lock_guard lock(events_.mutex());
-    if (tally_) {
-      tally_->add_own(sg.id.round, sg.id.pair,
-                      db::PairGame{sg.id.game_in_pair, record.white, record.black, record.result});
-      tally_->refresh(*store_);
-      if (sprt_)
-        decision = paired_ ? sprt_decision(*sprt_, tally_->tally().pairs(), tally_->games())
-                           : sprt_decision(*sprt_, tally_->tally().games());
+    for (std::size_t i = 0; i < games.size(); ++i) {
+      if (tally_) {
+        const ScheduledGame& sg = *games[i].sg;
+        tally_->add_own(sg.id.round, sg.id.pair,
+                        db::PairGame{sg.id.game_in_pair, games[i].record->white,
+                                     games[i].record->black, games[i].record->result});
+        if (i == 0) tally_->refresh(*store_);
+      }
+      report(i);
     }
-    report();
+    if (tally_ && sprt_)
+      decision = paired_ ? sprt_decision(*sprt_, tally_->tally().pairs(), tally_->games())
+                         : sprt_decision(*sprt_, tally_->tally().games());
   }
   if (decision) finish(*decision);
   if (!stop_.stopping()) decide();

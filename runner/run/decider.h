@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "db/records/game_record.h"
@@ -29,11 +30,15 @@ class Decider {
   // threads' refreshes leave it for its own thread to count; shared_tally.h).
   void will_store(const ScheduledGame& sg);
   void not_stored(const ScheduledGame& sg);
-  // A game this process stored: counted (two-engine runs) and `report` called, both under the
-  // run's lock, so what it reports counts this game and no later one of this process; then the
-  // decision.
-  void stored(const ScheduledGame& sg, const GameRecord& record,
-              const std::function<void()>& report);
+  // Games this process stored together, in their order: each counted (two-engine runs) and
+  // `report`ed (by its place in `games`), both under the run's lock, so what is reported of a
+  // game counts it and no later one of this process; the other workers' games read once for
+  // them all; then the decision, once.
+  struct StoredGame {
+    const ScheduledGame* sg;
+    const GameRecord* record;
+  };
+  void stored(std::span<const StoredGame> games, const std::function<void(std::size_t)>& report);
   // The tournament's state as the store has it: finished by another worker, or stopped.
   void decide();
   // Every pair is claimed and stored: the run is complete.

@@ -195,6 +195,26 @@ TEST_CASE("an in-memory database works") {
   CHECK(store.integrity_check() == "ok");
 }
 
+TEST_CASE("busy: another thread of the process in the store, not this one") {
+  TempDir dir;
+  Store store = open_store(dir.file("busy.db"));
+  auto f = setup(store);
+  store.games().insert_game(f.tournament, synthetic_game(0, 4), f.alpha, f.beta);
+  CHECK_FALSE(store.busy());
+  bool inside = false, here = true, elsewhere = false;
+  // A streamed read holds the store while it calls back.
+  store.queries().for_each_game({}, [&](const db::StoredGame&) {
+    inside = true;
+    here = store.busy();
+    std::thread other([&] { elsewhere = store.busy(); });
+    other.join();
+  });
+  REQUIRE(inside);
+  CHECK_FALSE(here);  // the thread in the store may use it again
+  CHECK(elsewhere);   // another thread would wait
+  CHECK_FALSE(store.busy());
+}
+
 STORE_TEST("a game and its moves come back exactly as stored") {
   Store store = database.open();
   auto f = setup(store);
