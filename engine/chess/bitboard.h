@@ -1,6 +1,7 @@
 #pragma once
-// Bitboard helpers and precomputed attack tables (portable "fancy" magic bitboards).
-// The tables are built once at program start and never change afterwards.
+// Bitboard helpers and precomputed attack tables ("fancy" magic bitboards, and PEXT-indexed
+// ones where the CPU does PEXT fast). The slider tables are computed when the program is built
+// (slider_tables.h), the others once at its start; none changes afterwards.
 #include <bit>
 #include <cstdint>
 
@@ -64,9 +65,7 @@ namespace detail {
 
 struct Magic {
   Bitboard mask = 0;
-  // Mutable: checked (and searched again if it did not fit) when the magic table is filled,
-  // which may be after start-up (need_slider_tables).
-  mutable Bitboard magic = 0;
+  Bitboard magic = 0;
   const Bitboard* attacks = nullptr;       // indexed by the magic product
   const Bitboard* pext_attacks = nullptr;  // the same attacks indexed by pext(occupied, mask)
   unsigned shift = 0;
@@ -84,12 +83,6 @@ struct Tables {
   Magic bishop[64];
   Bitboard between[64][64];  // squares strictly between two aligned squares, plus the second
   Bitboard line[64][64];     // the full line through two aligned squares, 0 otherwise
-  // The slider tables: only those of the lookup kind this CPU uses are filled at start-up, the
-  // others by need_slider_tables (so mutable).
-  mutable Bitboard rook_table[0x19000];
-  mutable Bitboard bishop_table[0x1480];
-  mutable Bitboard rook_pext_table[0x19000];
-  mutable Bitboard bishop_pext_table[0x1480];
   // What this CPU offers, found once at start-up (x86-64 only; false elsewhere).
   bool has_popcnt = false;
   bool fast_pext = false;  // BMI2 present and not microcoded (AMD before Zen 3)
@@ -134,11 +127,6 @@ inline Bitboard bishop_pseudo_attacks(Square s) {
 // Slider lookups for the move generator, which is instantiated once per lookup kind. The
 // PEXT kind may only run when detail::tables.fast_pext is true.
 enum class Lookup { Magic, Pext };
-
-// The lookups of one kind made usable: a no-op for the kind this CPU uses (the move generator's
-// choice, filled at start-up: tables.fast_pext); the other kind's table is filled on the first
-// call (thread-safe). Code that picks a kind itself (perft's kinds) calls it first.
-void need_slider_tables(Lookup kind);
 
 inline Bitboard pext(Bitboard b, Bitboard mask) {
 #if defined(__x86_64__) && defined(__GNUC__)

@@ -271,8 +271,7 @@ __attribute__((always_inline)) inline void generate(const Position& pos, Sink& s
   }
 }
 
-// The slider lookups this CPU does fast, the only table filled at start-up
-// (need_slider_tables).
+// The slider lookups this CPU does fast (PEXT, else magics).
 template <Mode M, bool Chess960, class Sink>
 inline void generate_for_cpu(const Position& pos, Sink& sink) {
   const bool white = pos.side_to_move() == White;

@@ -89,7 +89,6 @@ std::uint64_t perft(Position& pos, int depth, PerftImpl impl) {
            : detail::tables.has_popcnt ? PerftImpl::Popcnt
                                        : PerftImpl::Generic;
   if (!perft_available(impl)) impl = PerftImpl::Generic;
-  need_slider_tables(impl == PerftImpl::Pext ? Lookup::Pext : Lookup::Magic);
   // The castling layout is fixed for the position's life: chosen once, here.
   if (pos.chess960_layout()) return run<true>(pos, depth, impl);
   return run<false>(pos, depth, impl);
