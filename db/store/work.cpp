@@ -40,7 +40,7 @@ std::int64_t Work::register_worker(const WorkerIdentity& w) {
 }
 
 bool Work::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pairs,
-                     const std::function<bool()>& stop) {
+                     const std::function<bool()>& stop, bool stored_before) {
   std::lock_guard lock(core_.mutex);
   for (const PairSlot& p : pairs)
     if (p.games != 1 && p.games != 2)
@@ -104,7 +104,7 @@ bool Work::add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pairs
             }
             st.run();
           }
-          if (!last) return;
+          if (!last || !stored_before) return;
           // With the last batch, in its transaction: games stored before the pairs were
           // recorded (a tournament begun by an older knightly, or by insert_game) count: their
           // pairs start with those games done.

@@ -28,9 +28,11 @@ class Work {
   // Records the tournament's units of work; idempotent (every worker calls it at start).
   // Written in batches of 10,000, each its own transaction; `stop` (may be empty) is asked
   // before each: false when it said stop before all were written (the next call writes the
-  // rest).
+  // rest). `stored_before`: whether the tournament may hold games stored without their pairs
+  // (begun by an older knightly, or by insert_game), whose pairs the last batch marks; false
+  // when the caller knows it had no game when it opened it.
   bool add_pairs(std::int64_t tournament_id, std::span<const PairSlot> pairs,
-                 const std::function<bool()>& stop = {});
+                 const std::function<bool()>& stop = {}, bool stored_before = true);
   // Atomically claims the first pair, in schedule order, that is neither stored nor under a
   // live lease (an expired lease is anyone's), leased to `worker_id` for `lease`. With a
   // `round_window` (a tune's delay), only a pair at most that many rounds after the first

@@ -13,12 +13,13 @@ Decider::Decider(const Config& config, RunEvents& events, StopToken& stop)
   if (two_engines_ && config.sprt.enabled) sprt_ = stats_sprt_config(config.sprt);
 }
 
-void Decider::start(db::Store& store, std::int64_t id) {
+void Decider::start(db::Store& store, std::int64_t id, bool created) {
   store_ = &store;
   id_ = id;
   if (two_engines_) {
     tally_.emplace(config_.engines[0].name, id);
-    tally_->recount(store);
+    // Games other workers store from now on are read when this one stores its first.
+    if (!created) tally_->recount(store);
   }
 }
 

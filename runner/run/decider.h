@@ -23,8 +23,9 @@ class Decider {
  public:
   Decider(const Config& config, RunEvents& events, StopToken& stop);
 
-  // Tournament `id` is found: two-engine runs count every worker's games from now on.
-  void start(db::Store& store, std::int64_t id);
+  // Tournament `id` is found (`created`: by this run, so without a game yet): two-engine runs
+  // count every worker's games from now on.
+  void start(db::Store& store, std::int64_t id, bool created = false);
 
   // A game this process is about to store, or did not store after all (two-engine runs: other
   // threads' refreshes leave it for its own thread to count; shared_tally.h).

@@ -83,7 +83,7 @@ bool Run::prepare() {
     filter.tournament_ids = {tournament_id_};
     observer.on_stored(store_->queries().standings(filter));
   }
-  decider_.start(*store_, tournament_id_);
+  decider_.start(*store_, tournament_id_, opened.created);
   versions_ =
       std::make_unique<EngineVersions>(config_, *store_, config_.output.database, store_options_);
   return open_outputs(opened.created);

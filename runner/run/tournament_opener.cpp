@@ -61,10 +61,13 @@ std::expected<OpenedTournament, std::string> TournamentOpener::open() {
         opened.tournament.id,
         db::SprtSettings{s.elo0, s.elo1, s.alpha, s.beta, stats::model_name(s.model)});
   }
-  db::GameFilter filter;
-  filter.tournament_ids = {opened.tournament.id};
-  opened.stored = store_.queries().count_games(filter);
-  opened.control = store_.work().control(opened.tournament.id);
+  // A tournament this run has just created has no game, pair or stop yet: nothing to read.
+  if (!opened.created) {
+    db::GameFilter filter;
+    filter.tournament_ids = {opened.tournament.id};
+    opened.stored = store_.queries().count_games(filter);
+    opened.control = store_.work().control(opened.tournament.id);
+  }
   return opened;
 }
 
@@ -121,14 +124,18 @@ std::optional<std::int64_t> TournamentOpener::join(const OpenedTournament& t,
   const db::WorkerIdentity me = this_worker();
   const std::int64_t worker_id = store_.work().register_worker(me);
   const std::int64_t id = t.tournament.id;
-  // A large schedule takes a while to write: a signal stops it between batches.
-  if (!store_.work().add_pairs(id, pair_slots(schedule), [&stop] { return stop.stopping(); }))
+  // A large schedule takes a while to write: a signal stops it between batches. Games stored
+  // without their pairs are only in a tournament that had games when it was opened.
+  if (!store_.work().add_pairs(
+          id, pair_slots(schedule), [&stop] { return stop.stopping(); }, t.stored > 0))
     return std::nullopt;
   // A run killed on this machine left leases that would hold its pairs until they ran out:
-  // free them now, so that a resumed run plays the games in the order a single run would.
-  for (const auto& [holder_id, holder] : store_.work().lease_holders(id))
-    if (holder_id != worker_id && worker_is_gone(holder, me))
-      store_.work().expire_leases(holder_id);
+  // free them now, so that a resumed run plays the games in the order a single run would. A
+  // tournament just created has only the leases of workers that joined it since, all alive.
+  if (!t.created)
+    for (const auto& [holder_id, holder] : store_.work().lease_holders(id))
+      if (holder_id != worker_id && worker_is_gone(holder, me))
+        store_.work().expire_leases(holder_id);
   return worker_id;
 }
 
