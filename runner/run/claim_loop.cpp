@@ -52,6 +52,7 @@ void ClaimLoop::run() {
     if (in_.schedule.at(i).id.game_in_pair == 0) ++pairs;
   const TournamentConfig& t = in_.config.tournament;
   const int threads = std::max(1, std::min<int>(t.concurrency, int(pairs)));
+  threads_ = threads;
   if (t.affinity)
     cpu_slots_ =
         affinity_slots(t.affinity_cpus.empty() ? available_cpus() : t.affinity_cpus, threads);
@@ -138,8 +139,10 @@ void ClaimLoop::claim_and_play_held(PlayerPool& players, Held& held) {
       ahead.pop_front();
       // While short games are held, the next pairs are claimed before the last one is played,
       // at a moment no other thread of this process is in the store: a claim made only once
-      // none is left waits out another thread's store of many games, this thread idle.
-      if (!held.games.empty() && ahead.size() < kClaimAhead && !out_.store.busy())
+      // none is left waits out another thread's store of many games, this thread idle. A
+      // process of one game thread waits for nobody: it claims when it has none left, and
+      // holds fewer pairs from other processes at the end of a run.
+      if (threads_ > 1 && !held.games.empty() && ahead.size() < kClaimAhead && !out_.store.busy())
         claim_into(ahead, kClaimAhead);
       play_pair(players, next.claim, next.todo, held);
     }

@@ -154,6 +154,7 @@ class ClaimLoop {
   EngineStarts starts_;
   std::vector<std::vector<int>> cpu_slots_;  // -use-affinity: each game thread's CPUs
   std::atomic<int> next_thread_{0};
+  int threads_ = 1;  // the game threads run() starts
   // Under the run's lock (events.mutex()):
   std::multiset<int> held_;  // schedule indices of games of pairs claimed here
   PlayedHere played_;
