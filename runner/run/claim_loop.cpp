@@ -217,10 +217,10 @@ void ClaimLoop::play_pair(PlayerPool& players, const db::Claim& claim, const std
       auto record = play_one(players, index, claim, held);
       if (!record) break;
       ++next;
-      const Hold hold = may_hold(*record, held);
+      const Hold keep = may_hold(*record, held);
       if (held.games.empty()) held.since = SteadyClock::now();
       held.games.push_back({claim, index, std::move(*record)});
-      if (hold == Hold::Keep || (hold == Hold::Full && out_.store.busy())) continue;
+      if (keep == Hold::Keep || (keep == Hold::Full && out_.store.busy())) continue;
       if (store_held(held, &claim) != Kept::Stored) {
         ours = false;
         break;
