@@ -14,22 +14,6 @@ namespace knightly::chess::detail {
 
 namespace {
 
-// One slider kind's masks, shifts, magics and blocks in the generated tables (slider_tables.h:
-// placed in square order, as the generator placed them).
-void place(Magic (&magics)[64], const Rays& rays, const std::uint64_t (&known)[64],
-           const Bitboard* table, const Bitboard* pext_table) {
-  std::ptrdiff_t offset = 0;
-  for (int s = 0; s < 64; ++s) {
-    Magic& m = magics[s];
-    m.mask = slider_mask(rays, Square(s));
-    m.shift = unsigned(64 - popcount(m.mask));
-    m.magic = known[s];
-    m.attacks = table + offset;
-    m.pext_attacks = pext_table + offset;
-    offset += std::ptrdiff_t{1} << popcount(m.mask);
-  }
-}
-
 void detect_cpu(bool& popcnt, bool& fast_pext) {
   popcnt = fast_pext = false;
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -71,8 +55,8 @@ Tables::Tables() {
   // and the squares between two aligned squares (the ray from a through b, from a's side and
   // from b's). The slider tables themselves were computed when the program was built.
   const Rays rook_rays(RookDeltas), bishop_rays(BishopDeltas);
-  place(rook, rook_rays, rook_magics, rook_magic_attacks, rook_pext_attacks);
-  place(bishop, bishop_rays, bishop_magics, bishop_magic_attacks, bishop_pext_attacks);
+  place_sliders(rook, rook_rays, rook_magics, rook_magic_attacks, rook_pext_attacks);
+  place_sliders(bishop, bishop_rays, bishop_magics, bishop_magic_attacks, bishop_pext_attacks);
   detect_cpu(has_popcnt, fast_pext);
   for (int s = 0; s < 64; ++s) {
     rook_pseudo[s] = rook_rays.attacks(Square(s), 0);

@@ -128,6 +128,14 @@ inline Bitboard bishop_pseudo_attacks(Square s) {
 // PEXT kind may only run when detail::tables.fast_pext is true.
 enum class Lookup { Magic, Pext };
 
+// pext() bit by bit: on any CPU, at any speed.
+constexpr Bitboard pext_portable(Bitboard b, Bitboard mask) {
+  Bitboard r = 0;
+  for (Bitboard bit = 1; mask; bit <<= 1, mask &= mask - 1)
+    if (b & mask & -mask) r |= bit;
+  return r;
+}
+
 inline Bitboard pext(Bitboard b, Bitboard mask) {
 #if defined(__x86_64__) && defined(__GNUC__)
   // Inline assembly so no BMI2 compiler flag is needed; only executed after the CPU check.
@@ -135,10 +143,7 @@ inline Bitboard pext(Bitboard b, Bitboard mask) {
   asm("pextq %2, %1, %0" : "=r"(r) : "r"(b), "r"(mask));
   return r;
 #else
-  Bitboard r = 0;
-  for (Bitboard bit = 1; mask; bit <<= 1, mask &= mask - 1)
-    if (b & mask & -mask) r |= bit;
-  return r;
+  return pext_portable(b, mask);
 #endif
 }
 

@@ -64,6 +64,23 @@ inline Bitboard slider_mask(const Rays& rays, Square sq) {
   return rays.attacks(sq, 0) & ~edges;
 }
 
+// One kind's masks, shifts and magics (`known`), and each square's block in `table` and
+// `pext_table`, in square order: the layout of the generated tables, which the generator
+// writes and the program's start reads through this one function.
+inline void place_sliders(Magic (&magics)[64], const Rays& rays, const std::uint64_t (&known)[64],
+                          const Bitboard* table, const Bitboard* pext_table) {
+  std::ptrdiff_t offset = 0;
+  for (int s = 0; s < 64; ++s) {
+    Magic& m = magics[s];
+    m.mask = slider_mask(rays, Square(s));
+    m.shift = unsigned(64 - popcount(m.mask));
+    m.magic = known[s];
+    m.attacks = table + offset;
+    m.pext_attacks = pext_table + offset;
+    offset += std::ptrdiff_t{1} << popcount(m.mask);
+  }
+}
+
 // Generated (slider_tables_generated.cpp). The magic blocks are indexed by
 // ((occupied & mask) * magic) >> (64 - popcount(mask)), Stockfish's "fancy" layout; the PEXT
 // blocks by pext(occupied, mask).

@@ -327,14 +327,12 @@ ClaimLoop::Kept ClaimLoop::store_held(Held& held, const db::Claim* claim) {
   }
   Kept mine = Kept::Stored;
   std::vector<Decider::StoredGame> done;
-  std::vector<int> done_index;
   for (std::size_t i = 0; i < n; ++i) {
     const ScheduledGame& sg = in_.schedule.at(std::size_t(games[i].index));
     unhold(games[i].index);
-    if (kept[i] == Kept::Stored) {
+    if (kept[i] == Kept::Stored)
       done.push_back({&sg, &games[i].record});
-      done_index.push_back(games[i].index);
-    } else if (kept[i] == Kept::Superseded)
+    else if (kept[i] == Kept::Superseded)
       superseded(sg);
     else
       out_.decider.not_stored(sg);
@@ -342,8 +340,9 @@ ClaimLoop::Kept ClaimLoop::store_held(Held& held, const db::Claim* claim) {
         games[i].claim.same_attempt(*claim))
       mine = kept[i];
   }
-  out_.decider.stored(
-      done, [&](std::size_t k) { report_stored(*done[k].sg, *done[k].record, done_index[k]); });
+  out_.decider.stored(done, [&](std::size_t k) {
+    report_stored(*done[k].sg, *done[k].record, done[k].sg->id.index);
+  });
   return mine;
 }
 

@@ -1,6 +1,7 @@
 // Writes the slider attack tables as a C++ source, when Knightly is built (engine/chess's
 // CMakeLists.txt): every square's magic number and both tables of slider_tables.h, so that no
 // program computes them at its start. Usage: slider_tables_gen OUTPUT.cpp
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -64,19 +65,10 @@ constexpr std::uint64_t BishopMagics[64] = {
     0x0001008044200440ULL, 0x0004c04410841000ULL, 0x2000500104011130ULL, 0x1a0c010011c20229ULL,
     0x0044800112202200ULL, 0x0434804908100424ULL, 0x0300404822c08200ULL, 0x48081010008a2a80ULL};
 
-// A square's place in its kind's tables.
-struct Placed {
-  Bitboard mask = 0;
-  std::uint64_t magic = 0;
-  unsigned shift = 0;
-  std::size_t offset = 0;
-  std::size_t size = 0;
-  unsigned index(Bitboard occupied) const { return unsigned(((occupied & mask) * magic) >> shift); }
-};
-
-// One kind: its squares placed (in square order, as bitboard.cpp places them) and both tables.
+// One kind: its squares placed (place_sliders, as the program's start places them) and both
+// tables.
 struct Kind {
-  Placed sq[64];
+  Magic sq[64];
   std::vector<Bitboard> magic_table, pext_table;
 };
 
@@ -93,47 +85,43 @@ void each_subset(Bitboard mask, F&& f) {
 Kind build(const int (&deltas)[4][2], const std::uint64_t (&known)[64], std::size_t total) {
   static constexpr std::uint64_t Seeds[8] = {728, 10316, 55013, 32803, 12281, 15100, 16645, 255};
   const Rays rays(deltas);
-  Kind k;
-  std::size_t offset = 0;
-  for (int s = 0; s < 64; ++s) {
-    Placed& p = k.sq[s];
-    p.mask = slider_mask(rays, Square(s));
-    p.shift = unsigned(64 - popcount(p.mask));
-    p.offset = offset;
-    p.size = std::size_t{1} << popcount(p.mask);
-    offset += p.size;
-  }
-  if (offset != total) {
-    std::fprintf(stderr, "slider_tables_gen: %zu entries, not %zu\n", offset, total);
+  std::size_t entries = 0;
+  for (int s = 0; s < 64; ++s) entries += std::size_t{1} << popcount(slider_mask(rays, Square(s)));
+  if (entries != total) {
+    std::fprintf(stderr, "slider_tables_gen: %zu entries, not %zu\n", entries, total);
     std::exit(1);
   }
+  Kind k;
   k.magic_table.assign(total, 0);
   k.pext_table.assign(total, 0);
+  place_sliders(k.sq, rays, known, k.magic_table.data(), k.pext_table.data());
   for (int s = 0; s < 64; ++s) {
-    Placed& p = k.sq[s];
+    Magic& m = k.sq[s];
+    // The square's blocks, written here (the Magic points at them read-only).
+    const std::ptrdiff_t offset = m.attacks - k.magic_table.data();
+    Bitboard* const block = k.magic_table.data() + offset;
+    Bitboard* const pext_block = k.pext_table.data() + offset;
     std::vector<Bitboard> occupancy, reference;
-    each_subset(p.mask, [&](Bitboard b) {
+    each_subset(m.mask, [&](Bitboard b) {
       occupancy.push_back(b);
       reference.push_back(rays.attacks(Square(s), b));
     });
-    for (std::size_t i = 0; i < reference.size(); ++i) k.pext_table[p.offset + i] = reference[i];
-    // The known magic first; the seeded search only if it does not fit.
+    for (std::size_t i = 0; i < reference.size(); ++i) pext_block[i] = reference[i];
+    // The known magic first (place_sliders set it); the seeded search only if it does not fit.
     Prng rng{Seeds[rank_of(Square(s))]};
-    std::vector<int> epoch(p.size, 0);
+    std::vector<int> epoch(reference.size(), 0);
     int tries = 0;
-    p.magic = known[s];
     for (bool fits = false; !fits;) {
       if (tries > 0)
-        for (p.magic = 0; popcount((p.magic * p.mask) >> 56) < 6;) p.magic = rng.sparse();
+        for (m.magic = 0; popcount((m.magic * m.mask) >> 56) < 6;) m.magic = rng.sparse();
       ++tries;
       fits = true;
       for (std::size_t i = 0; i < occupancy.size() && fits; ++i) {
-        const unsigned idx = p.index(occupancy[i]);
-        Bitboard& slot = k.magic_table[p.offset + idx];
+        const unsigned idx = m.index(occupancy[i]);
         if (epoch[idx] < tries) {
           epoch[idx] = tries;
-          slot = reference[i];
-        } else if (slot != reference[i]) {
+          block[idx] = reference[i];
+        } else if (block[idx] != reference[i]) {
           fits = false;
         }
       }
