@@ -281,6 +281,11 @@ void UciEngine::start_search(const search::Limits& limits) {
   job_.pos = pos_;  // a copy assignment: the storage of the last job's history is reused
   job_.limits = limits;
   job_.chess960 = config_.chess960;
+  if (searches_inline(limits)) {
+    lock.unlock();
+    run_job(job_);
+    return;
+  }
   job_ready_ = true;
   lock.unlock();
   cv_.notify_all();
@@ -294,54 +299,64 @@ void UciEngine::search_loop() {
       if (!job_ready_) return;  // quit with nothing to do
       job_ready_ = false;
     }
-    const Job& job = job_;
-    // An `info` leaves at once when the search has taken a millisecond or more, or is
-    // infinite (a GUI shows it while the engine thinks); a faster one leaves with the next
-    // line that does, at the latest with `bestmove`.
-    std::optional<search::SearchInfo> reported;
-    // No exception leaves this thread: a search that fails (out of memory) still ends with a
-    // bestmove (0000), so that the GUI is not left waiting.
-    search::SearchResult r;
-    std::optional<std::string> failure;
-    try {
-      r = search_.go(job.pos, job.limits, stop_,
-                     [this, &job, &reported](const search::SearchInfo& info) {
-                       std::lock_guard out(write_mutex_);
-                       writer_(format_info(info, job.chess960));
-                       if (flush_ && (info.time_ms > 0 || job.limits.infinite)) flush_();
-                       reported = info;
-                     });
-    } catch (const std::exception& e) {
-      r = {};
-      failure = e.what();
-    }
-    {
-      std::lock_guard out(write_mutex_);
-      if (failure)
-        writer_("info string error: the search failed: " + *failure);
-      else if (r.from_book)
-        writer_("info string book move " + chess::to_uci(r.best, job.chess960));
-      else if (!reported || !same_report(*reported, r.info))
-        writer_(format_info(r.info, job.chess960));  // unless the last `info` said it all
-      if (flush_ && job.limits.infinite) flush_();
-    }
-    // UCI: in infinite mode the bestmove waits for `stop`, even when the search is over.
-    if (job.limits.infinite) {
-      std::unique_lock lock(mutex_);
-      cv_.wait(lock, [this] { return stop_.load() || quit_; });
-    }
-    // Searching ends before the bestmove is written (a GUI may send the next `go` the moment
-    // it reads it), and under the output lock, so that no `readyok` overtakes it.
-    std::lock_guard out(write_mutex_);
-    const std::string best = format_bestmove(r, job.chess960);
-    {
-      std::lock_guard lock(mutex_);
-      searching_ = false;
-    }
-    cv_.notify_all();
-    writer_(best);
-    if (flush_) flush_();
+    run_job(job_);
   }
+}
+
+bool UciEngine::searches_inline(const search::Limits& l) {
+  // A search this small ends before a `stop` or `isready` behind it would be read: it runs on
+  // the command thread, which writes its bestmove without waking another thread first.
+  if (l.infinite || l.movetime_ms > 0 || l.has_clock()) return false;
+  return (l.depth > 0 && l.depth <= kInlineDepth) || (l.nodes > 0 && l.nodes <= kInlineNodes);
+}
+
+void UciEngine::run_job(const Job& job) {
+  // An `info` leaves at once when the search has taken a millisecond or more, or is
+  // infinite (a GUI shows it while the engine thinks); a faster one leaves with the next
+  // line that does, at the latest with `bestmove`.
+  std::optional<search::SearchInfo> reported;
+  // No exception leaves this thread: a search that fails (out of memory) still ends with a
+  // bestmove (0000), so that the GUI is not left waiting.
+  search::SearchResult r;
+  std::optional<std::string> failure;
+  try {
+    r = search_.go(job.pos, job.limits, stop_,
+                   [this, &job, &reported](const search::SearchInfo& info) {
+                     std::lock_guard out(write_mutex_);
+                     writer_(format_info(info, job.chess960));
+                     if (flush_ && (info.time_ms > 0 || job.limits.infinite)) flush_();
+                     reported = info;
+                   });
+  } catch (const std::exception& e) {
+    r = {};
+    failure = e.what();
+  }
+  {
+    std::lock_guard out(write_mutex_);
+    if (failure)
+      writer_("info string error: the search failed: " + *failure);
+    else if (r.from_book)
+      writer_("info string book move " + chess::to_uci(r.best, job.chess960));
+    else if (!reported || !same_report(*reported, r.info))
+      writer_(format_info(r.info, job.chess960));  // unless the last `info` said it all
+    if (flush_ && job.limits.infinite) flush_();
+  }
+  // UCI: in infinite mode the bestmove waits for `stop`, even when the search is over.
+  if (job.limits.infinite) {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [this] { return stop_.load() || quit_; });
+  }
+  // Searching ends before the bestmove is written (a GUI may send the next `go` the moment
+  // it reads it), and under the output lock, so that no `readyok` overtakes it.
+  std::lock_guard out(write_mutex_);
+  const std::string best = format_bestmove(r, job.chess960);
+  {
+    std::lock_guard lock(mutex_);
+    searching_ = false;
+  }
+  cv_.notify_all();
+  writer_(best);
+  if (flush_) flush_();
 }
 
 }  // namespace knightly::engine

@@ -2,8 +2,11 @@
 // The UCI command loop as an object: feed it lines, it writes lines through a callback.
 // One search thread lives as long as the engine and takes one `go` at a time, woken by a
 // condition variable, so `stop`, `isready` and `quit` are answered while it thinks, and a
-// `go` costs no thread start. Options and `ucinewgame` received during a search take effect
-// at the next `go`.
+// `go` costs no thread start. A `go` limited only by a depth of at most 2 or at most 1,000
+// nodes is searched on the command thread instead (it ends in microseconds, before anything
+// behind it would be read): its bestmove leaves without waking a second thread, which at
+// depth 1 is most of an engine's time per move. Options and `ucinewgame` received during a
+// search take effect at the next `go`.
 //
 // Output: the writer may buffer; `flush` (when given) is called once a group of lines must
 // reach the reader: at the end of each command's answer, after each `info` of a search that
@@ -70,6 +73,15 @@ class UciEngine {
   void run_perft(int depth);
   void stop_search();
   void search_loop();
+  // Searches job and writes its info and bestmove (the search thread's, or the command
+  // thread's for a search that runs inline).
+  void run_job(const Job& job);
+  // A `go` whose only limit is a depth or a node count this small is searched on the command
+  // thread: it ends in well under a millisecond (depth 1: ~10 us), sooner than a `stop` or
+  // `isready` behind it could matter, and its bestmove leaves without a thread hand-over.
+  static constexpr int kInlineDepth = 2;
+  static constexpr std::uint64_t kInlineNodes = 1000;
+  static bool searches_inline(const search::Limits& limits);
 
   Writer writer_;
   Flush flush_;

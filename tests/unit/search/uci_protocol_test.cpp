@@ -186,6 +186,48 @@ TEST_CASE("the command loop answers isready during a search and bestmove after s
   CHECK_FALSE(engine.handle("quit"));
 }
 
+TEST_CASE("a go limited to a small depth or node count is searched on the command thread") {
+  // Which thread wrote each bestmove: the caller of handle() (inline) or the search thread.
+  std::mutex mu;
+  std::vector<std::pair<std::string, std::thread::id>> best;
+  engine::UciEngine engine([&](const std::string& l) {
+    std::lock_guard lock(mu);
+    if (l.rfind("bestmove ", 0) == 0) best.emplace_back(l, std::this_thread::get_id());
+  });
+  const auto me = std::this_thread::get_id();
+  REQUIRE(engine.handle("position startpos moves e2e4"));
+  const auto last = [&] {
+    std::lock_guard lock(mu);
+    return best.empty() ? std::pair<std::string, std::thread::id>{} : best.back();
+  };
+  const auto count = [&] {
+    std::lock_guard lock(mu);
+    return best.size();
+  };
+  for (const char* go : {"go depth 1", "go depth 2", "go nodes 1000", "go nodes 1"}) {
+    INFO(go);
+    const std::size_t before = count();
+    REQUIRE(engine.handle(go));
+    // Answered before handle() returned: no wait.
+    CHECK_FALSE(engine.searching());
+    REQUIRE(count() == before + 1);
+    CHECK(last().second == me);
+    auto pos = engine::parse_position("startpos moves e2e4");
+    CHECK(chess::parse_uci(*pos, engine::split_words(last().first).at(1)).has_value());
+  }
+  // Anything larger, timed or infinite goes to the search thread, so that `stop` and
+  // `isready` are read while it runs.
+  for (const char* go : {"go depth 3", "go nodes 1001", "go depth 1 wtime 1000 btime 1000",
+                         "go depth 1 movetime 50", "go infinite"}) {
+    INFO(go);
+    REQUIRE(engine.handle(go));
+    if (std::string(go) == "go infinite") REQUIRE(engine.handle("stop"));
+    engine.wait();
+    CHECK(last().second != me);
+  }
+  CHECK_FALSE(engine.handle("quit"));
+}
+
 TEST_CASE("the command loop reports bad input and keeps going") {
   Output out;
   engine::UciEngine engine([&](const std::string& l) { out.add(l); });
