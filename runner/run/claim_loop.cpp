@@ -458,8 +458,13 @@ void ClaimLoop::play(Game& game, PlayerPool& players, const ScheduledGame& sg,
   SteadyClock::time_point last_position = SteadyClock::now();
   auto on_move = [&](const Game& g) {
     const auto now = SteadyClock::now();
-    // The short games before this longer one are not kept waiting for it.
-    if (!held.games.empty() && now - held.since >= kHoldFor) store_held(held);
+    // The short games before this longer one are not kept waiting for it: stored as between
+    // games (may_hold), once they are old enough and the store is free, or at twice that age.
+    if (!held.games.empty()) {
+      const auto held_for = now - held.since;
+      if (held_for >= 2 * kHoldFor || (held_for >= kHoldFor && !out_.store.busy()))
+        store_held(held);
+    }
     // Not while the run stops: a failing store would make each move wait for it.
     if (out_.stop.stopping()) return;
     if (now - last_position < std::chrono::seconds(1)) return;

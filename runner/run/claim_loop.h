@@ -11,7 +11,8 @@
 // so a run of millisecond games pays one commit per batch rather than one per game. A game is
 // reported (progress, output files, the Decider) only once it is stored, so a kill loses no
 // game reported finished; a game held is stored before the thread waits, claims nothing more,
-// gives its pair back or ends, and before a longer game that follows it has run kHoldFor.
+// gives its pair back or ends, and while a longer game that follows it plays, by the same
+// rule as between games: once kHoldFor old if the store is free, at twice that in any case.
 #include <atomic>
 #include <chrono>
 #include <cstdint>

@@ -57,10 +57,14 @@ void Decider::stored(std::span<const StoredGame> games,
                          : sprt_decision(*sprt_, tally_->tally().games());
   }
   if (decision) finish(*decision);
-  if (!stop_.stopping()) decide();
+  if (stop_.stopping()) return;
+  const auto since = std::chrono::steady_clock::now().time_since_epoch().count() - decided_at_;
+  if (store_->busy() && since < std::chrono::steady_clock::duration(kDecideEvery).count()) return;
+  decide();
 }
 
 void Decider::decide() {
+  decided_at_ = std::chrono::steady_clock::now().time_since_epoch().count();
   const auto control = store_->work().control(id_);
   if (control.status == db::TournamentStatus::Finished) {
     finish(control.decision);  // another worker decided: only read it back
