@@ -17,6 +17,7 @@
 #include <expected>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -65,6 +66,10 @@ class Store {
   // of many games can take milliseconds): a thread with other work to do does that first
   // instead of waiting. Only a hint: the store may be taken the moment after.
   bool busy() const;
+  // The store held for this thread until the lock returned is let go, when no other thread of
+  // this process is using it this moment; an empty lock otherwise. What busy() tells, without
+  // another thread taking the store between the answer and the call that follows it.
+  std::unique_lock<std::recursive_mutex> try_hold() const;
   // "ok", or one line per problem: SQLite's integrity_check, games whose moves are missing,
   // pairs marked done without all their games. Reads every row.
   std::string integrity_check() const;

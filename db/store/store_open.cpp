@@ -299,6 +299,10 @@ bool Store::busy() const {
   return !lock.owns_lock();
 }
 
+std::unique_lock<std::recursive_mutex> Store::try_hold() const {
+  return std::unique_lock(impl_->core.mutex, std::try_to_lock);
+}
+
 bool Store::is_postgres() const {
   return impl_->core.db.dialect() == Dialect::Postgres;
 }

@@ -106,7 +106,7 @@ void ClaimLoop::claim_and_play_held(PlayerPool& players, Held& held) {
       if (ahead.empty()) {
         // Short games are held to be stored together (may_hold): their pairs are claimed
         // several at a time too, so that neither costs a transaction every game or two.
-        const auto status = claim_into(ahead, held.games.empty() ? 1 : kClaimAhead);
+        const auto status = claim_into(ahead, held.batching ? kClaimAhead : 1);
         if (status == db::ClaimStatus::Claimed) {
           busy = 0;
         } else if (status == db::ClaimStatus::Busy) {
@@ -142,8 +142,8 @@ void ClaimLoop::claim_and_play_held(PlayerPool& players, Held& held) {
       // none is left waits out another thread's store of many games, this thread idle. A
       // process of one game thread waits for nobody: it claims when it has none left, and
       // holds fewer pairs from other processes at the end of a run.
-      if (threads_ > 1 && !held.games.empty() && ahead.size() < kClaimAhead && !out_.store.busy())
-        claim_into(ahead, kClaimAhead);
+      if (threads_ > 1 && held.batching && ahead.size() < kClaimAhead)
+        if (auto free = out_.store.try_hold()) claim_into(ahead, kClaimAhead, std::move(free));
       play_pair(players, next.claim, next.todo, held);
     }
   } catch (...) {
@@ -153,10 +153,12 @@ void ClaimLoop::claim_and_play_held(PlayerPool& players, Held& held) {
   give_back(ahead, true);
 }
 
-db::ClaimStatus ClaimLoop::claim_into(std::deque<Claimed>& ahead, int count) {
+db::ClaimStatus ClaimLoop::claim_into(std::deque<Claimed>& ahead, int count,
+                                      std::unique_lock<std::recursive_mutex> store) {
   auto r = out_.store.work().claim_pairs(
       out_.tournament_id, out_.worker_id, in_.options.lease, count,
       out_.tune ? std::optional<int>(out_.tune->window()) : std::nullopt);
+  if (store) store.unlock();
   if (r.status != db::ClaimStatus::Claimed) return r.status;
   if (!r.claim) return db::ClaimStatus::Exhausted;
   ahead.push_back({*r.claim, hold(*r.claim)});
@@ -218,6 +220,7 @@ void ClaimLoop::play_pair(PlayerPool& players, const db::Claim& claim, const std
       if (!record) break;
       ++next;
       const Hold keep = may_hold(*record, held);
+      held.batching = keep != Hold::Store || !held.games.empty();
       if (held.games.empty()) held.since = SteadyClock::now();
       held.games.push_back({claim, index, std::move(*record)});
       if (keep == Hold::Keep || (keep == Hold::Full && out_.store.busy())) continue;

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <mutex>
 #include <optional>
 #include <regex>
 #include <set>
@@ -103,6 +104,9 @@ class ClaimLoop {
     };
     std::vector<Game> games;
     std::chrono::steady_clock::time_point since;  // when the first of them was held
+    // The last game was kept to be stored with others, or stored in such a batch: games are
+    // short, and their pairs are claimed several at a time (also right after a batch).
+    bool batching = false;
   };
 
   void game_thread() noexcept;
@@ -119,7 +123,10 @@ class ClaimLoop {
   };
   // Claims up to `count` free pairs in one transaction, appended to `ahead` (held); what the
   // claim found.
-  db::ClaimStatus claim_into(std::deque<Claimed>& ahead, int count);
+  // `store`: the store held for this thread (Store::try_hold), let go once the claim is made,
+  // before the run's lock is taken (which Decider::stored holds while it reads the store).
+  db::ClaimStatus claim_into(std::deque<Claimed>& ahead, int count,
+                             std::unique_lock<std::recursive_mutex> store = {});
   // The games of `todo` (held), stored; the pair given back if the run stops before its end.
   void play_pair(PlayerPool& players, const db::Claim& claim, const std::vector<int>& todo,
                  Held& held);

@@ -38,7 +38,12 @@ void Decider::not_stored(const ScheduledGame& sg) {
 void Decider::stored(std::span<const StoredGame> games,
                      const std::function<void(std::size_t)>& report) {
   if (games.empty()) return;
-  // The decision reads the counts every worker's games make.
+  // Other workers' games and the control row are read when the store is free, or once the
+  // last read is kDecideEvery old (an SPRT reads the games every time: its decision counts
+  // them): not after another thread's whole batch, with the run's lock held meanwhile.
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  const bool due = now - read_at_ >= std::chrono::steady_clock::duration(kDecideEvery).count();
+  bool read = false;
   std::optional<std::string> decision;
   {
     std::lock_guard lock(events_.mutex());
@@ -48,7 +53,14 @@ void Decider::stored(std::span<const StoredGame> games,
         tally_->add_own(sg.id.round, sg.id.pair,
                         db::PairGame{sg.id.game_in_pair, games[i].record->white,
                                      games[i].record->black, games[i].record->result});
-        if (i == 0) tally_->refresh(*store_);
+        if (i == 0) {
+          // Not waited for while the run's lock is held, unless due: the store is taken after
+          // the run's lock, never before it.
+          if (const auto free = store_->try_hold(); free || due || sprt_) {
+            tally_->refresh(*store_);
+            read = true;
+          }
+        }
       }
       report(i);
     }
@@ -58,13 +70,12 @@ void Decider::stored(std::span<const StoredGame> games,
   }
   if (decision) finish(*decision);
   if (stop_.stopping()) return;
-  const auto since = std::chrono::steady_clock::now().time_since_epoch().count() - decided_at_;
-  if (store_->busy() && since < std::chrono::steady_clock::duration(kDecideEvery).count()) return;
+  if (!read && !due && store_->busy()) return;
   decide();
 }
 
 void Decider::decide() {
-  decided_at_ = std::chrono::steady_clock::now().time_since_epoch().count();
+  read_at_ = std::chrono::steady_clock::now().time_since_epoch().count();
   const auto control = store_->work().control(id_);
   if (control.status == db::TournamentStatus::Finished) {
     finish(control.decision);  // another worker decided: only read it back

@@ -44,9 +44,10 @@ class Decider {
   void stored(std::span<const StoredGame> games, const std::function<void(std::size_t)>& report);
   // The tournament's state as the store has it: finished by another worker, or stopped.
   void decide();
-  // After a batch, the state is read when the store is free, or else once the last read is
-  // this old: it changes only by `knightly stop` or another worker's decision, and a game
-  // thread should not wait out another thread's store (a batch of games) to read it.
+  // After a batch, the state (and other workers' games, but for an SPRT) is read when the
+  // store is free, or else once the last read is this old: it changes only by `knightly
+  // stop`, another worker's decision or games, and a game thread should not wait out another
+  // thread's store (a batch of games) to read it.
   static constexpr std::chrono::milliseconds kDecideEvery{100};
   // Every pair is claimed and stored: the run is complete.
   void exhausted();
@@ -86,7 +87,7 @@ class Decider {
   std::optional<SharedTally> tally_;       // under the run's lock
   std::string decision_;                   // under the run's lock
   bool stopped_ = false;                   // by `knightly stop` (under the run's lock)
-  std::atomic<std::chrono::steady_clock::rep> decided_at_{0};  // the last decide()
+  std::atomic<std::chrono::steady_clock::rep> read_at_{0};  // the last decide()
 };
 
 }  // namespace knightly::runner

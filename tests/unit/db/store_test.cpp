@@ -195,23 +195,39 @@ TEST_CASE("an in-memory database works") {
   CHECK(store.integrity_check() == "ok");
 }
 
-TEST_CASE("busy: another thread of the process in the store, not this one") {
+TEST_CASE("busy and try_hold: another thread of the process in the store, not this one") {
   TempDir dir;
   Store store = open_store(dir.file("busy.db"));
   auto f = setup(store);
   store.games().insert_game(f.tournament, synthetic_game(0, 4), f.alpha, f.beta);
   CHECK_FALSE(store.busy());
-  bool inside = false, here = true, elsewhere = false;
+  bool inside = false, here = true, elsewhere = false, held_here = false, held_elsewhere = true;
   // A streamed read holds the store while it calls back.
   store.queries().for_each_game({}, [&](const db::StoredGame&) {
     inside = true;
     here = store.busy();
-    std::thread other([&] { elsewhere = store.busy(); });
+    held_here = bool(store.try_hold());
+    std::thread other([&] {
+      elsewhere = store.busy();
+      held_elsewhere = bool(store.try_hold());
+    });
     other.join();
   });
   REQUIRE(inside);
   CHECK_FALSE(here);  // the thread in the store may use it again
-  CHECK(elsewhere);   // another thread would wait
+  CHECK(held_here);
+  CHECK(elsewhere);  // another thread would wait
+  CHECK_FALSE(held_elsewhere);
+  CHECK_FALSE(store.busy());
+  // Held by try_hold, the store is busy for other threads until the lock is let go.
+  {
+    auto held = store.try_hold();
+    REQUIRE(held);
+    bool other_busy = false;
+    std::thread other([&] { other_busy = store.busy(); });
+    other.join();
+    CHECK(other_busy);
+  }
   CHECK_FALSE(store.busy());
 }
 
