@@ -158,7 +158,7 @@ void print_perf_stats(std::ostream& out, const RunSummary& summary) {
   const int games = summary.games_played;
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "Runner: %d games, %llu engine moves in %.2f s (%.2f games/s); own CPU %.3f s "
+                "Runner: %d games, %llu engine moves in %.3f s (%.2f games/s); own CPU %.3f s "
                 "(%.1f us per ply, %.2f ms per game); peak RSS %ld kB; added latency per "
                 "move: median %.1f us, p99 %.1f us; CPU user %.3f s, system %.3f s\n",
                 games, (unsigned long long)summary.plies_played, wall,
