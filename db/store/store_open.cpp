@@ -295,8 +295,7 @@ int Store::schema_version() const {
 }
 
 bool Store::busy() const {
-  std::unique_lock lock(impl_->core.mutex, std::try_to_lock);
-  return !lock.owns_lock();
+  return !try_hold().owns_lock();
 }
 
 std::unique_lock<std::recursive_mutex> Store::try_hold() const {

@@ -223,7 +223,7 @@ void ClaimLoop::play_pair(PlayerPool& players, const db::Claim& claim, const std
       held.batching = keep != Hold::Store || !held.games.empty();
       if (held.games.empty()) held.since = SteadyClock::now();
       held.games.push_back({claim, index, std::move(*record)});
-      if (keep == Hold::Keep || (keep == Hold::Full && out_.store.busy())) continue;
+      if (!store_now(keep)) continue;
       if (store_held(held, &claim) != Kept::Stored) {
         ours = false;
         break;
@@ -259,9 +259,16 @@ ClaimLoop::Hold ClaimLoop::may_hold(const GameRecord& record, const Held& held) 
     return Hold::Store;
   if (record.duration_ms >= kShortGame.count()) return Hold::Store;
   if (held.games.empty()) return Hold::Keep;
-  const auto held_for = SteadyClock::now() - held.since;
-  if (held.games.size() + 1 >= 2 * kHoldMost || held_for >= 2 * kHoldFor) return Hold::Store;
-  return held.games.size() + 1 >= kHoldMost || held_for >= kHoldFor ? Hold::Full : Hold::Keep;
+  return hold_limit(held.games.size() + 1, SteadyClock::now() - held.since);
+}
+
+ClaimLoop::Hold ClaimLoop::hold_limit(std::size_t games, SteadyClock::duration held_for) {
+  if (games >= 2 * kHoldMost || held_for >= 2 * kHoldFor) return Hold::Store;
+  return games >= kHoldMost || held_for >= kHoldFor ? Hold::Full : Hold::Keep;
+}
+
+bool ClaimLoop::store_now(Hold hold) const {
+  return hold == Hold::Store || (hold == Hold::Full && !out_.store.busy());
 }
 
 ClaimLoop::Kept ClaimLoop::store_held(Held& held, const db::Claim* claim) {
@@ -461,13 +468,10 @@ void ClaimLoop::play(Game& game, PlayerPool& players, const ScheduledGame& sg,
   SteadyClock::time_point last_position = SteadyClock::now();
   auto on_move = [&](const Game& g) {
     const auto now = SteadyClock::now();
-    // The short games before this longer one are not kept waiting for it: stored as between
-    // games (may_hold), once they are old enough and the store is free, or at twice that age.
-    if (!held.games.empty()) {
-      const auto held_for = now - held.since;
-      if (held_for >= 2 * kHoldFor || (held_for >= kHoldFor && !out_.store.busy()))
-        store_held(held);
-    }
+    // The short games before this longer one are not kept waiting for it: stored by the
+    // rule between games (hold_limit), without the game playing now among them.
+    if (!held.games.empty() && store_now(hold_limit(held.games.size(), now - held.since)))
+      store_held(held);
     // Not while the run stops: a failing store would make each move wait for it.
     if (out_.stop.stopping()) return;
     if (now - last_position < std::chrono::seconds(1)) return;

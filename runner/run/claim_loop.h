@@ -137,6 +137,11 @@ class ClaimLoop {
   // the store, then kept a while longer rather than waiting for it); Store (now).
   enum class Hold { Keep, Full, Store };
   Hold may_hold(const GameRecord& record, const Held& held) const;
+  // The one rule of how long games are held, between games (may_hold) and during a longer
+  // game (play): `games` held, the first `held_for` ago. Full: many or old enough; Store: twice.
+  static Hold hold_limit(std::size_t games, std::chrono::steady_clock::duration held_for);
+  // Whether held games of that state are stored now: Store, or Full with the store free.
+  bool store_now(Hold hold) const;
   // Stores the held games (one transaction), reports each; what became of the games of
   // `claim` among them (Stored when all were stored, or none was held).
   Kept store_held(Held& held, const db::Claim* claim = nullptr);

@@ -41,8 +41,7 @@ void Decider::stored(std::span<const StoredGame> games,
   // Other workers' games and the control row are read when the store is free, or once the
   // last read is kDecideEvery old (an SPRT reads the games every time: its decision counts
   // them): not after another thread's whole batch, with the run's lock held meanwhile.
-  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
-  const bool due = now - read_at_ >= std::chrono::steady_clock::duration(kDecideEvery).count();
+  const bool due = std::chrono::steady_clock::now() - read_at_.load() >= kDecideEvery;
   bool read = false;
   std::optional<std::string> decision;
   {
@@ -75,7 +74,7 @@ void Decider::stored(std::span<const StoredGame> games,
 }
 
 void Decider::decide() {
-  read_at_ = std::chrono::steady_clock::now().time_since_epoch().count();
+  read_at_ = std::chrono::steady_clock::now();
   const auto control = store_->work().control(id_);
   if (control.status == db::TournamentStatus::Finished) {
     finish(control.decision);  // another worker decided: only read it back

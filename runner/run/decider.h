@@ -87,7 +87,7 @@ class Decider {
   std::optional<SharedTally> tally_;       // under the run's lock
   std::string decision_;                   // under the run's lock
   bool stopped_ = false;                   // by `knightly stop` (under the run's lock)
-  std::atomic<std::chrono::steady_clock::rep> read_at_{0};  // the last decide()
+  std::atomic<std::chrono::steady_clock::time_point> read_at_{};  // the last decide()
 };
 
 }  // namespace knightly::runner
