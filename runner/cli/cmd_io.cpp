@@ -88,7 +88,8 @@ int cmd_import(Args& args) {
     auto report = import_pgn_file(*store, file, options);
     if (!report) return fail("import: " + report.error());
     // A partial import is an import: it says how many of how many, lists the games it
-    // skipped (on stderr, above) and exits 0; it fails only when no game could be read.
+    // skipped (on stderr, above) and exits 0; it fails when no game could be read, or when
+    // the rest of the input could not be (the games after that point are not there).
     for (const auto& m : report->messages) std::cerr << printable(m) << "\n";
     const int read = report->inserted + report->duplicates + report->unfinished + report->refused;
     std::cout << "Imported " << report->inserted << " of " << read << " games from " << options.file
@@ -98,6 +99,12 @@ int cmd_import(Args& args) {
     if (report->refused > 0 && report->inserted + report->duplicates == 0) {
       std::cerr << "knightly: import: no game of " << options.file << " could be imported\n";
       return 1;  // nothing imported (2 stays for errors)
+    }
+    if (report->cut_short) {
+      std::cerr << "knightly: import: " << options.file
+                << " was not read to its end: the games after the point named above are not "
+                   "imported\n";
+      return 1;
     }
     if (report->refused > 0)
       std::cerr << "knightly: import: " << report->refused << " of " << read << " game"

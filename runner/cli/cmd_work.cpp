@@ -95,8 +95,8 @@ constexpr WorkFlag kWorkFlags[] = {
        return {};
      }},
     {"--cache", "DIR",
-     "Where engines built from source are fetched and built. Default: "
-     "$KNIGHTLY_CACHE, else ~/.cache/knightly.",
+     "Where engines built from source are fetched and built, and engine programs' hashes "
+     "remembered. Default: $KNIGHTLY_CACHE, else ~/.cache/knightly.",
      [](WorkOptions& w, const std::string&, const std::string& v) -> Applied {
        w.run.source_cache = v;
        return {};

@@ -205,7 +205,7 @@ std::span<const MatchKey> output_rows() {
      .custom = CustomFlag | CustomSprt},
     {.knightly = "--cache", .commands = kAll, .type = T::Text, .placeholder = "DIR",
      .fallback = "$KNIGHTLY_CACHE, else ~/.cache/knightly",
-     .meaning = "Where engines built from source are fetched and built, each kept for later runs.",
+     .meaning = "Where engines built from source are fetched and built, each kept for later runs, and where engine programs' hashes are remembered.",
      .custom = CustomFlag | CustomSprt},
     {.knightly = "--lease", .commands = kAll, .type = T::Number, .placeholder = "SECONDS",
      .fallback = "30",

@@ -567,6 +567,7 @@ std::expected<ImportReport, std::string> import_pgn_file(db::Store& store, const
     auto report = importer.finish();
     report.messages.push_back(*failure);
     ++report.refused;
+    report.cut_short = true;
     return report;
   }
   if (!buffer.empty()) flush(buffer.size());

@@ -18,9 +18,9 @@
 namespace knightly::runner {
 
 struct ImportOptions {
-  std::string file;                   // names the input in messages
-  std::string tournament;             // where new games go ("" = "import " + the file's name)
-  std::ostream* progress = nullptr;   // import_pgn_file: a line at each tenth of a long file
+  std::string file;                  // names the input in messages
+  std::string tournament;            // where new games go ("" = "import " + the file's name)
+  std::ostream* progress = nullptr;  // import_pgn_file: a line at each tenth of a long file
   // At most about this much text per batch (a game is never split). A file of known size is
   // cut in batches of a 64th of it, 2 MB at least, up to this.
   std::size_t batch_bytes = 8 << 20;
@@ -32,6 +32,9 @@ struct ImportReport {
   int duplicates = 0;  // already in the database
   int unfinished = 0;  // result `*`: skipped
   int refused = 0;     // unreadable or cut off: skipped; the import is an error
+  // The input was not read to its end (64 MB in which no game ends): the games after that
+  // point are not imported, and the import fails (exit 1) once those before are stored.
+  bool cut_short = false;
   // One line per game not imported: `file:line: game N (White vs Black): why (skipped)`,
   // with every byte from the input made printable.
   std::vector<std::string> messages;

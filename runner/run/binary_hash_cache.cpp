@@ -42,8 +42,8 @@ bool is_hex_hash(std::string_view s) {
 
 }  // namespace
 
-fs::path default_binary_hash_cache() {
-  return SourceCache::default_root() / "binary-hashes";
+fs::path binary_hash_cache(const std::string& root) {
+  return (root.empty() ? SourceCache::default_root() : fs::path(root)) / "binary-hashes";
 }
 
 namespace {
@@ -55,8 +55,7 @@ std::optional<std::string> look_up(const std::string& key, const fs::path& cache
   std::ifstream in(cache_file);
   for (std::string line; std::getline(in, line);) {
     // A line that does not end in a hash (a damaged cache) is dropped when it is written.
-    if (line.size() < 65 || !is_hex_hash(std::string_view(line).substr(line.size() - 64)))
-      continue;
+    if (line.size() < 65 || !is_hex_hash(std::string_view(line).substr(line.size() - 64))) continue;
     if (line.size() == key.size() + 64 && line.starts_with(key)) return line.substr(key.size());
     if (others) others->push_back(std::move(line));
   }

@@ -11,9 +11,10 @@
 
 namespace knightly::runner {
 
-// SourceCache::default_root()/binary-hashes ($KNIGHTLY_CACHE, else $XDG_CACHE_HOME/knightly,
-// else ~/.cache/knightly).
-std::filesystem::path default_binary_hash_cache();
+// ROOT/binary-hashes: the cache directory the user named (--cache DIR), else
+// SourceCache::default_root() ($KNIGHTLY_CACHE, else $XDG_CACHE_HOME/knightly, else
+// ~/.cache/knightly).
+std::filesystem::path binary_hash_cache(const std::string& root = "");
 
 // The hash of the program at `path`: from `cache_file` when it knows the file as it is now,
 // else read from the file and added there (the newest 256 programs are kept). nullopt when

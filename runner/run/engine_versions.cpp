@@ -21,10 +21,11 @@ std::string options_text(const EngineConfig& e) {
 }
 
 EngineVersions::EngineVersions(const Config& config, db::Store& store, std::string target,
-                               db::StoreOptions options)
+                               db::StoreOptions options, const std::string& cache_root)
     : store_(store),
       target_(std::move(target)),
       options_(options),
+      hash_cache_(binary_hash_cache(cache_root)),
       info_(config.engines.size()),
       programs_(config.engines.size()),
       hashed_(config.engines.size(), true),
@@ -58,7 +59,7 @@ void EngineVersions::hash_all() {
   // No exception leaves the thread: a store error is handed to whoever asks for an id.
   // The user's cache first: a program it knows as it is now (the usual case) needs neither
   // the database nor its own connection (about 1 ms of CPU before the first game).
-  const std::filesystem::path cache = default_binary_hash_cache();
+  const std::filesystem::path& cache = hash_cache_;
   std::vector<std::optional<std::string>> known(info_.size());
   bool all_known = true;
   for (std::size_t i = 0; i < info_.size(); ++i) {
@@ -85,8 +86,8 @@ void EngineVersions::hash_all() {
     std::string hash;
     std::exception_ptr error;
     try {
-      hash = known[i] ? *known[i]
-                      : store.catalog().binary_sha256(programs_[i], hash_of).value_or("");
+      hash =
+          known[i] ? *known[i] : store.catalog().binary_sha256(programs_[i], hash_of).value_or("");
     } catch (...) {
       error = std::current_exception();
     }

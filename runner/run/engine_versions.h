@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -21,9 +22,11 @@ namespace knightly::runner {
 
 class EngineVersions {
  public:
-  // `target`, `options`: how `store` was opened (the hashing thread opens its own connection).
+  // `target`, `options`: how `store` was opened (the hashing thread opens its own connection);
+  // `cache_root`: the user's cache directory (--cache DIR; "" = the default), where the
+  // programs' hashes are remembered (binary_hash_cache.h).
   EngineVersions(const Config& config, db::Store& store, std::string target,
-                 db::StoreOptions options);
+                 db::StoreOptions options, const std::string& cache_root = "");
   ~EngineVersions();
   EngineVersions(const EngineVersions&) = delete;
   EngineVersions& operator=(const EngineVersions&) = delete;
@@ -40,6 +43,7 @@ class EngineVersions {
   db::Store& store_;
   std::string target_;
   db::StoreOptions options_;
+  std::filesystem::path hash_cache_;
   std::vector<db::EngineInfo> info_;
   std::vector<std::string> programs_;  // resolved program paths, "" when not hashed
   std::vector<bool> hashed_;

@@ -84,8 +84,8 @@ bool Run::prepare() {
     observer.on_stored(store_->queries().standings(filter));
   }
   decider_.start(*store_, tournament_id_, opened.created);
-  versions_ =
-      std::make_unique<EngineVersions>(config_, *store_, config_.output.database, store_options_);
+  versions_ = std::make_unique<EngineVersions>(config_, *store_, config_.output.database,
+                                               store_options_, options_.source_cache);
   return open_outputs(opened.created);
 }
 

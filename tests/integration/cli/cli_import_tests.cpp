@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 
 #include "engine/chess/pgn.h"
@@ -295,4 +296,28 @@ TEST_CASE("import commits in batches: a killed import keeps them, the next one a
         std::string::npos);
   CHECK(again.out.find("(" + std::to_string(kept) + " already present") != std::string::npos);
   CHECK(stored() == 8000);
+}
+
+TEST_CASE("an import that cannot read its file to the end keeps the games before and exits 1",
+          "[cli][import]") {
+  // An unterminated comment: 64 MB in which no game ends. The import stops there (it never
+  // holds more than that of one game), keeps the games before it and fails: the games after
+  // it were not read, and a script must not take the import for done.
+  TempDir dir;
+  {
+    std::ofstream out(dir.file("open.pgn"), std::ios::binary);
+    out << mate_game;
+    out << "[Event \"t\"]\n[Result \"1-0\"]\n\n1. e4 { an open comment\n";
+    const std::string line(1023, 'x');
+    for (int i = 0; i < 66 * 1024; ++i) out << line << '\n';
+    out << "}\n1-0\n\n" << mate_game;
+  }
+  auto r = import(dir, dir.file("open.pgn"));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find(dir.file("open.pgn") + ":11: no game ends with its result in the 64 MB") !=
+        std::string::npos);
+  CHECK(r.err.find("was not read to its end") != std::string::npos);
+  CHECK(r.out.find("Imported 1 of 2 games") != std::string::npos);
+  CHECK(games_in(dir) == 1);
 }
