@@ -215,7 +215,14 @@ db::ImportItem item_of(chess::PgnGame& g, Result result) {
     header.white_time_control = white_tc;
     header.black_time_control = black_tc;
   }
-  item.pgn_tags = pgn_tags_text(r, header, g.moves.size());
+  // What the source did not say is not written as if it had: no GameDuration of 00:00:00, no
+  // GameStartTime at midnight of its Date, no TimeControl "-" (untimed) for a game it does
+  // not say was.
+  std::vector<std::string_view> unknown;
+  if (g.tag("GameDuration").empty()) unknown.push_back("GameDuration");
+  if (g.tag("GameStartTime").empty()) unknown.push_back("GameStartTime");
+  if (r.time_control.empty()) unknown.push_back("TimeControl");
+  item.pgn_tags = pgn_tags_text(r, header, g.moves.size(), unknown);
   item.dedup_key = dedup_key(g, r);
   item.content_hash = db::GameWrites::content_hash(r, item.dedup_key, item.move_lists());
   return item;

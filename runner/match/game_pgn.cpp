@@ -169,9 +169,13 @@ bool start_fen_is_position(const GameRecord& record) {
 
 }  // namespace
 
-std::string pgn_tags_text(const GameRecord& record, const PgnHeader& header, std::size_t plies) {
-  return chess::write_pgn_tags(
-      pgn_tags(record, header, start_fen_is_position(record), plies, false));
+std::string pgn_tags_text(const GameRecord& record, const PgnHeader& header, std::size_t plies,
+                          std::span<const std::string_view> unknown) {
+  Tags tags = pgn_tags(record, header, start_fen_is_position(record), plies, false);
+  std::erase_if(tags, [&](const auto& tag) {
+    return std::find(unknown.begin(), unknown.end(), tag.first) != unknown.end();
+  });
+  return chess::write_pgn_tags(tags);
 }
 
 std::string to_pgn(const GameRecord& record, const PgnHeader& header, const PgnOptions& options) {

@@ -3,7 +3,9 @@
 // for a non-initial start, PlyCount, TimeControl, Termination, GameStartTime, GameDuration,
 // Opening; move comments "{+0.35/12 0.52s}" and "{book}", and the reason appended to the last
 // move's comment ("{-M1/3 0.01s, Black mates}").
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "db/records/game_record.h"
 
@@ -73,7 +75,9 @@ std::string to_pgn(const GameRecord& record, const PgnHeader& header,
 // The tag section to_pgn writes (default options), blank line included. For a game whose moves
 // carry nothing but the move and its book flag (an imported game), it and plain_movetext(record)
 // (db/records/game_record.h) are to_pgn's whole text, one after the other. `plies`: the game's
-// (record.moves.size() unless its moves are kept elsewhere, as an importer's lists).
-std::string pgn_tags_text(const GameRecord& record, const PgnHeader& header, std::size_t plies);
+// (record.moves.size() unless its moves are kept elsewhere, as an importer's lists). The tags
+// named in `unknown` are left out (an imported game's source did not say them).
+std::string pgn_tags_text(const GameRecord& record, const PgnHeader& header, std::size_t plies,
+                          std::span<const std::string_view> unknown = {});
 
 }  // namespace knightly::runner

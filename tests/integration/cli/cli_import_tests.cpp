@@ -164,6 +164,40 @@ TEST_CASE("export of an imported mate: a normal termination and the reason, not 
   CHECK(p.value("SELECT termination FROM games") == "checkmate");
 }
 
+TEST_CASE("export of an imported game writes no time, duration or time control its source lacks",
+          "[cli][import][export]") {
+  // mate_game has a Date and nothing of its time: no GameStartTime at midnight, no
+  // GameDuration of 00:00:00, no TimeControl "-" (untimed). A game that says them keeps them.
+  TempDir dir;
+  const std::string timed =
+      "[Event \"t\"]\n[Site \"?\"]\n[Date \"2026.01.02\"]\n[Round \"2\"]\n[White \"c\"]\n"
+      "[Black \"d\"]\n[Result \"1-0\"]\n[TimeControl \"40/60\"]\n"
+      "[GameStartTime \"2026-01-02T10:11:12 +0000\"]\n[GameDuration \"00:01:05\"]\n\n"
+      "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+  write_file(dir.file("two.pgn"), mate_game + timed);
+  REQUIRE(import(dir, dir.file("two.pgn")).exit_code == 0);
+  auto out = run_process({knightly_binary(), "export", "--db", dir.file("k.db")});
+  INFO(out.out << out.err);
+  REQUIRE(out.exit_code == 0);
+  const auto second = out.out.find("[Event \"t\"]", 1);
+  REQUIRE(second != std::string::npos);
+  const std::string untimed_out = out.out.substr(0, second), timed_out = out.out.substr(second);
+  CHECK(untimed_out.find("[Date \"2026.01.01\"]") != std::string::npos);
+  CHECK(untimed_out.find("GameDuration") == std::string::npos);
+  CHECK(untimed_out.find("GameStartTime") == std::string::npos);
+  CHECK(untimed_out.find("TimeControl") == std::string::npos);
+  CHECK(timed_out.find("[TimeControl \"40/60\"]") != std::string::npos);
+  CHECK(timed_out.find("[GameStartTime \"2026-01-02T10:11:12Z\"]") != std::string::npos);
+  CHECK(timed_out.find("[GameDuration \"00:01:05\"]") != std::string::npos);
+  // The export read back: both games found present, nothing added.
+  write_file(dir.file("again.pgn"), out.out);
+  auto again = import(dir, dir.file("again.pgn"));
+  INFO(again.out << again.err);
+  CHECK(again.exit_code == 0);
+  CHECK(again.out.find("Imported 0 of 2 games") != std::string::npos);
+  CHECK(games_in(dir) == 2);
+}
+
 TEST_CASE("Knightly's own export imported into its database adds nothing", "[cli][import]") {
   TempDir dir;
   write_file(dir.file("t.toml"),
