@@ -1,6 +1,7 @@
 // Opening a Store: an SQLite file (checked before SQLite touches it) or a PostgreSQL URL,
 // identified as Knightly's before anything is written, then migrated to the current schema.
 #include <fcntl.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 
 #include "db/store/database_url.h"
@@ -70,7 +72,35 @@ std::optional<StoreError> check_file(const std::string& path, OpenMode mode) {
 // once finds no file or the whole one. Best effort: a file that cannot be written so (or
 // with a -wal or -shm already beside it, which SQLite would read into it) is left to SQLite
 // to create, and gets the schema as an empty file does.
+// A process killed between writing its image and unlinking it leaves PATH.new-PID-N
+// behind: removed by the next writer once that process is gone and the file a minute old
+// (so that a process whose PID this one cannot see, in another PID namespace, is not raced).
+void remove_stale_images(const std::string& path) {
+  std::error_code ec;
+  const fs::path file(path);
+  const std::string prefix = file.filename().string() + ".new-";
+  fs::directory_iterator it(file.has_parent_path() ? file.parent_path() : fs::path("."), ec);
+  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    const std::string rest = name.substr(prefix.size());
+    const std::size_t dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos || dash + 1 == rest.size() ||
+        rest.find_first_not_of("0123456789-") != std::string::npos ||
+        rest.find('-', dash + 1) != std::string::npos || dash > 9)
+      continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(rest.substr(0, dash)));
+    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        ::time(nullptr) - st.st_mtime < 60)
+      continue;
+    ::unlink(it->path().c_str());
+  }
+}
+
 void create_from_image(const std::string& path) {
+  remove_stale_images(path);
   for (const char* beside : {"", "-wal", "-shm"}) {
     struct stat st {};
     if (::lstat((path + beside).c_str(), &st) == 0 || errno != ENOENT) return;

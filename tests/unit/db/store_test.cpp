@@ -11,6 +11,8 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -539,6 +541,45 @@ TEST_CASE("an empty file becomes a new database") {
   Store store = open_store(path);
   CHECK(store.schema_version() == db::latest_schema_version());
   CHECK(Raw(path).number("PRAGMA application_id") == 0x4B4E544C);
+}
+
+TEST_CASE("a new file's image left by a killed process is removed once that process is gone") {
+  // PATH.new-PID-N is written and linked into place by create_from_image; a process killed in
+  // between leaves it. The next writer removes it when PID is gone and the file a minute old,
+  // and leaves alone a living process's, a fresh one, and names that only look alike.
+  TempDir dir;
+  const std::string path = dir.file("k.db");
+  const pid_t gone = ::fork();
+  REQUIRE(gone >= 0);
+  if (gone == 0) ::_exit(0);
+  REQUIRE(::waitpid(gone, nullptr, 0) == gone);
+  const auto make = [&](const std::string& name, bool old) {
+    std::ofstream(dir.file(name)) << "image";
+    if (!old) return;
+    timespec times[2] = {{1700000000, 0}, {1700000000, 0}};
+    REQUIRE(::utimensat(AT_FDCWD, dir.file(name).c_str(), times, 0) == 0);
+  };
+  const std::string dead = "k.db.new-" + std::to_string(gone) + "-0";
+  const std::string dead_fresh = "k.db.new-" + std::to_string(gone) + "-1";
+  const std::string alive = "k.db.new-" + std::to_string(::getpid()) + "-0";
+  const std::string other_db = "other.db.new-" + std::to_string(gone) + "-0";
+  const std::string not_ours = "k.db.new-" + std::to_string(gone) + "-0.bak";
+  make(dead, true);
+  make(dead_fresh, false);
+  make(alive, true);
+  make(other_db, true);
+  make(not_ours, true);
+  Store store = open_store(path);
+  CHECK(store.schema_version() == db::latest_schema_version());
+  CHECK_FALSE(std::filesystem::exists(dir.file(dead)));
+  CHECK(std::filesystem::exists(dir.file(dead_fresh)));
+  CHECK(std::filesystem::exists(dir.file(alive)));
+  CHECK(std::filesystem::exists(dir.file(other_db)));
+  CHECK(std::filesystem::exists(dir.file(not_ours)));
+  // And by a writer opening the database after it exists (killed after the link).
+  make(dead, true);
+  Store again = open_store(path);
+  CHECK_FALSE(std::filesystem::exists(dir.file(dead)));
 }
 
 STORE_TEST("a program's hash is remembered until its size or modification time changes") {
