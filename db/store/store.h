@@ -70,6 +70,9 @@ class Store {
   // this process is using it this moment; an empty lock otherwise. What busy() tells, without
   // another thread taking the store between the answer and the call that follows it.
   std::unique_lock<std::recursive_mutex> try_hold() const;
+  // SQLite: the checkpoints run so far off the threads that commit (store_parts.h); 0 on
+  // PostgreSQL, in memory and read-only.
+  int background_checkpoints() const;
   // "ok", or one line per problem: SQLite's integrity_check, games whose moves are missing,
   // pairs marked done without all their games. Reads every row.
   std::string integrity_check() const;

@@ -204,10 +204,13 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite_once(
           .set_synchronous_full(options.sync_every_commit);
       // Checkpoint every ~16 MB of WAL (options.checkpoint_bytes) rather than SQLite's 4 MB:
       // fewer fsyncs when games arrive fast. In pages of 4 KB (SQLite's default, which
-      // knightly's files keep); a pragma takes no parameter.
-      const std::int64_t pages = std::max<std::int64_t>(1, options.checkpoint_bytes / 4096);
-      db.exec("PRAGMA wal_autocheckpoint = " + std::to_string(pages),
-              "setting the checkpoint interval");
+      // knightly's files keep). On a thread of its own (sqlite_checkpointer.h).
+      if (!memory) {
+        const std::int64_t pages =
+            std::clamp<std::int64_t>(options.checkpoint_bytes / 4096, 1, 1 << 30);
+        impl->checkpointer = std::make_unique<SqliteCheckpointer>(
+            static_cast<SqliteConnection&>(db.connection()).handle(), path, int(pages));
+      }
       if (*version < latest_schema_version()) {
         detail::with_retry(options.busy_timeout_ms, "upgrading the schema",
                            [&] { return apply_migrations(db); });
@@ -322,6 +325,10 @@ const std::string& Store::path() const {
 
 int Store::schema_version() const {
   return impl_->core.version;
+}
+
+int Store::background_checkpoints() const {
+  return impl_->checkpointer ? impl_->checkpointer->checkpoints() : 0;
 }
 
 bool Store::busy() const {

@@ -609,6 +609,46 @@ STORE_TEST("a program's hash is remembered until its size or modification time c
   CHECK_FALSE(store.catalog().binary_sha256(database.dir().file("missing")).has_value());
 }
 
+TEST_CASE("the WAL is checkpointed on a thread of its own once past its limit") {
+  // A commit that takes the WAL past options.checkpoint_bytes no longer copies it into the
+  // database itself (30-50 ms with the store held): a thread of the store's does, while the
+  // commits go on. The games all read back, the file checks, and the last close leaves no WAL.
+  TempDir dir;
+  const std::string path = dir.file("k.db");
+  const auto size_of = [](const std::string& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 ? std::int64_t(st.st_size) : std::int64_t(-1);
+  };
+  {
+    db::StoreOptions options;
+    options.sync_every_commit = false;
+    options.checkpoint_bytes = 16 * 4096;
+    Store store = open_store(path, options);
+    const std::int64_t first = size_of(path);
+    const auto t = store.catalog().create_tournament({"t", db::TournamentKind::Run, "", 1, ""}).id;
+    const auto a = store.catalog().upsert_engine({"A", "", "", "", "", "", true});
+    const auto b = store.catalog().upsert_engine({"B", "", "", "", "", "", true});
+    CHECK(store.background_checkpoints() == 0);
+    int games = 0;
+    for (; games < 400 && store.background_checkpoints() == 0; ++games)
+      store.games().insert_game(t, synthetic_game(games, 60, "A", "B"), a, b);
+    // The checkpoint may still be running: wait for it (at most 10 s), the commits done.
+    for (int i = 0; i < 1000 && store.background_checkpoints() == 0; ++i) ::usleep(10000);
+    INFO(games << " games stored");
+    CHECK(store.background_checkpoints() > 0);
+    CHECK(size_of(path) > first);  // only a checkpoint writes the database file in WAL mode
+    // More commits while the thread checkpoints: all stored.
+    for (int i = 0; i < 200; ++i, ++games)
+      store.games().insert_game(t, synthetic_game(games, 60, "A", "B"), a, b);
+    db::GameFilter filter;
+    filter.tournament_ids = {t};
+    CHECK(store.queries().count_games(filter) == games);
+    CHECK(store.integrity_check() == "ok");
+  }
+  CHECK(size_of(path + "-wal") == -1);
+  CHECK(open_store(path).integrity_check() == "ok");
+}
+
 TEST_CASE("a lazy transaction skips the fsync of its commit only") {
   TempDir dir;
   const std::string path = dir.file("k.db");
