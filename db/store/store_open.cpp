@@ -205,12 +205,14 @@ std::expected<std::unique_ptr<Store::Impl>, StoreError> open_sqlite_once(
       // Checkpoint every ~16 MB of WAL (options.checkpoint_bytes) rather than SQLite's 4 MB:
       // fewer fsyncs when games arrive fast. In pages of 4 KB (SQLite's default, which
       // knightly's files keep). On a thread of its own (sqlite_checkpointer.h).
-      if (!memory) {
-        const std::int64_t pages =
-            std::clamp<std::int64_t>(options.checkpoint_bytes / 4096, 1, 1 << 30);
+      const std::int64_t pages =
+          std::clamp<std::int64_t>(options.checkpoint_bytes / 4096, 1, 1 << 30);
+      if (!memory && options.checkpoint_off_thread)
         impl->checkpointer = std::make_unique<SqliteCheckpointer>(
             static_cast<SqliteConnection&>(db.connection()).handle(), path, int(pages));
-      }
+      else  // a pragma takes no parameter
+        db.exec("PRAGMA wal_autocheckpoint = " + std::to_string(pages),
+                "setting the checkpoint interval");
       if (*version < latest_schema_version()) {
         detail::with_retry(options.busy_timeout_ms, "upgrading the schema",
                            [&] { return apply_migrations(db); });

@@ -25,6 +25,12 @@ struct StoreOptions {
   // page written again before the next checkpoint is copied once: a bulk writer whose
   // transactions touch the same index pages (import) gives more. PostgreSQL: ignored.
   std::int64_t checkpoint_bytes = std::int64_t{16} << 20;
+  // SQLite: checkpoints on a thread of their own (sqlite_checkpointer.h), so that the commit
+  // that takes the WAL past its limit does not hold the store (and the process's other game
+  // threads) while it copies and fsyncs. false: in that commit, as SQLite does; for a bulk
+  // writer whose one committing thread is the work (import), where checkpoints beside its
+  // commits copy the pages it rewrites again and again.
+  bool checkpoint_off_thread = true;
 };
 
 }  // namespace knightly::db

@@ -647,6 +647,17 @@ TEST_CASE("the WAL is checkpointed on a thread of its own once past its limit") 
   }
   CHECK(size_of(path + "-wal") == -1);
   CHECK(open_store(path).integrity_check() == "ok");
+  // checkpoint_off_thread = false (import): in the commit, as SQLite does, and no thread.
+  db::StoreOptions inline_options;
+  inline_options.checkpoint_bytes = 16 * 4096;
+  inline_options.checkpoint_off_thread = false;
+  Store store = open_store(dir.file("inline.db"), inline_options);
+  const std::int64_t first = size_of(dir.file("inline.db"));
+  const auto t = store.catalog().create_tournament({"t", db::TournamentKind::Run, "", 1, ""}).id;
+  const auto a = store.catalog().upsert_engine({"A", "", "", "", "", "", true});
+  for (int i = 0; i < 50; ++i) store.games().insert_game(t, synthetic_game(i, 60, "A", "A"), a, a);
+  CHECK(size_of(dir.file("inline.db")) > first);
+  CHECK(store.background_checkpoints() == 0);
 }
 
 TEST_CASE("a lazy transaction skips the fsync of its commit only") {
