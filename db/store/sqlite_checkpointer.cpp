@@ -62,8 +62,7 @@ void SqliteCheckpointer::run() noexcept {
       }
       sqlite3_wal_autocheckpoint(own, 0);  // it writes nothing: no checkpoint of its own
     }
-    int log = 0, copied = 0;
-    if (sqlite3_wal_checkpoint_v2(own, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied) ==
+    if (sqlite3_wal_checkpoint_v2(own, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr) ==
         SQLITE_OK)
       done_.fetch_add(1);
   }

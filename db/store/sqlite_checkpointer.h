@@ -13,9 +13,9 @@
 // Best effort: a checkpoint that fails or finds another one running (another process's) is
 // tried again after the next commit that finds the WAL still long; a WAL four times the limit
 // (the thread cannot keep up, or has no connection) is checkpointed by the commit itself, as
-// SQLite would have. The thread is started at
-// the first checkpoint due and stopped by the destructor, before the store's connection
-// closes (whose close, the last in the process, checkpoints the rest and removes the WAL).
+// SQLite would have. The thread is started at the first checkpoint due and stopped by the
+// destructor, before the store's connection closes (whose close, the last in the process,
+// checkpoints the rest and removes the WAL).
 #include <sqlite3.h>
 
 #include <atomic>

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -65,32 +66,25 @@ std::optional<StoreError> check_file(const std::string& path, OpenMode mode) {
   return std::nullopt;
 }
 
-// A new database file is written whole from the image made at build time (the schema, WAL
-// mode, Knightly's marks at the latest version) instead of being created statement by
-// statement: about 1.5 ms of CPU less before a run's first game. It is written under a name
-// of its own and linked into place, so that another process opening the same new path at
-// once finds no file or the whole one. Best effort: a file that cannot be written so (or
-// with a -wal or -shm already beside it, which SQLite would read into it) is left to SQLite
-// to create, and gets the schema as an empty file does.
 // A process killed between writing its image and unlinking it leaves PATH.new-PID-N
 // behind: removed by the next writer once that process is gone and the file a minute old
 // (so that a process whose PID this one cannot see, in another PID namespace, is not raced).
 void remove_stale_images(const std::string& path) {
+  const std::string prefix = fs::path(path).filename().string() + ".new-";
   std::error_code ec;
-  const fs::path file(path);
-  const std::string prefix = file.filename().string() + ".new-";
-  fs::directory_iterator it(file.has_parent_path() ? file.parent_path() : fs::path("."), ec);
+  fs::directory_iterator it(parent_dir(path), ec);
   for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (!name.starts_with(prefix)) continue;
-    const std::string rest = name.substr(prefix.size());
-    const std::size_t dash = rest.find('-');
-    if (dash == 0 || dash == std::string::npos || dash + 1 == rest.size() ||
-        rest.find_first_not_of("0123456789-") != std::string::npos ||
-        rest.find('-', dash + 1) != std::string::npos || dash > 9)
-      continue;
-    const pid_t pid = static_cast<pid_t>(std::stol(rest.substr(0, dash)));
-    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    // PID-N: both numbers, nothing after them.
+    const char* const end = name.data() + name.size();
+    pid_t pid = 0;
+    unsigned serial = 0;
+    const auto p = std::from_chars(name.data() + prefix.size(), end, pid);
+    if (p.ec != std::errc() || p.ptr == end || *p.ptr != '-' || pid <= 0) continue;
+    const auto n = std::from_chars(p.ptr + 1, end, serial);
+    if (n.ec != std::errc() || n.ptr != end) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;
     struct stat st {};
     if (::lstat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
         ::time(nullptr) - st.st_mtime < 60)
@@ -99,6 +93,13 @@ void remove_stale_images(const std::string& path) {
   }
 }
 
+// A new database file is written whole from the image made at build time (the schema, WAL
+// mode, Knightly's marks at the latest version) instead of being created statement by
+// statement: about 1.5 ms of CPU less before a run's first game. It is written under a name
+// of its own and linked into place, so that another process opening the same new path at
+// once finds no file or the whole one. Best effort: a file that cannot be written so (or
+// with a -wal or -shm already beside it, which SQLite would read into it) is left to SQLite
+// to create, and gets the schema as an empty file does.
 void create_from_image(const std::string& path) {
   remove_stale_images(path);
   for (const char* beside : {"", "-wal", "-shm"}) {

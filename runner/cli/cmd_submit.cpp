@@ -105,7 +105,7 @@ int submit(const Submission& s) {
   // Every source's ref resolved now, from here: a typo is refused at once, and a branch that
   // moves on later does not change what the test plays.
   std::vector<db::SourceCommitRecord> sources;
-  SourceCache cache(s.cache.empty() ? SourceCache::default_root() : fs::path(s.cache));
+  SourceCache cache(SourceCache::root_or_default(s.cache));
   for (std::size_t i = 0; i < config.engines.size(); ++i) {
     const EngineConfig& e = config.engines[i];
     if (!e.source) continue;

@@ -43,7 +43,7 @@ bool is_hex_hash(std::string_view s) {
 }  // namespace
 
 fs::path binary_hash_cache(const std::string& root) {
-  return (root.empty() ? SourceCache::default_root() : fs::path(root)) / "binary-hashes";
+  return SourceCache::root_or_default(root) / "binary-hashes";
 }
 
 namespace {

@@ -11,9 +11,8 @@
 
 namespace knightly::runner {
 
-// ROOT/binary-hashes: the cache directory the user named (--cache DIR), else
-// SourceCache::default_root() ($KNIGHTLY_CACHE, else $XDG_CACHE_HOME/knightly, else
-// ~/.cache/knightly).
+// ROOT/binary-hashes, ROOT the cache directory the user named (--cache DIR) or else the
+// default one (SourceCache::root_or_default).
 std::filesystem::path binary_hash_cache(const std::string& root = "");
 
 // The hash of the program at `path`: from `cache_file` when it knows the file as it is now,

@@ -176,8 +176,7 @@ bool Run::open_tournament(OpenedTournament& opened) {
 }
 
 bool Run::prepare_sources(std::int64_t id) {
-  SourceCache cache(options_.source_cache.empty() ? SourceCache::default_root()
-                                                  : std::filesystem::path(options_.source_cache),
+  SourceCache cache(SourceCache::root_or_default(options_.source_cache),
                     [this] { return stop_.stopping(); });
   auto prepared = runner::prepare_sources(
       config_, *store_, id, cache, [this](const std::string& line) { events_.message(line); },

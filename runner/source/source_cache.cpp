@@ -126,6 +126,10 @@ std::string SourceCommit::subject() const {
 SourceCache::SourceCache(fs::path root, std::function<bool()> cancelled)
     : root_(std::move(root)), cancelled_(std::move(cancelled)) {}
 
+fs::path SourceCache::root_or_default(const std::string& named) {
+  return named.empty() ? default_root() : fs::path(named);
+}
+
 fs::path SourceCache::default_root() {
   if (const char* c = std::getenv("KNIGHTLY_CACHE"); c && *c) return c;
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "knightly";

@@ -55,6 +55,8 @@ class SourceCache {
   explicit SourceCache(std::filesystem::path root, std::function<bool()> cancelled = {});
   // $KNIGHTLY_CACHE, else $XDG_CACHE_HOME/knightly, else ~/.cache/knightly.
   static std::filesystem::path default_root();
+  // The directory the user named (--cache DIR), else default_root().
+  static std::filesystem::path root_or_default(const std::string& named);
   const std::filesystem::path& root() const { return root_; }
 
   // The commit `source.ref` names now: the mirror is fetched first (a branch moves), unless
