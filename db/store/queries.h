@@ -60,6 +60,12 @@ class Queries {
   // `before_id` (0 = from the newest).
   std::vector<GameSummary> game_page(const GameFilter& filter, std::int64_t before_id,
                                      int limit) const;
+  // The other way: at most `limit` games with an id above `after_id`, oldest stored first.
+  // On SQLite, whose writers take turns and give each game the next id, a game committed
+  // later always has a higher id than one committed before it (games are never deleted):
+  // what was stored since a game seen (shared_tally.h).
+  std::vector<GameSummary> game_page_after(const GameFilter& filter, std::int64_t after_id,
+                                           int limit) const;
   // One game with its moves; nullopt when no game has that id.
   std::optional<StoredGame> game(std::int64_t id) const;
   // Changes whenever a game is stored, a pair is claimed or released, or a tournament is
@@ -76,6 +82,10 @@ class Queries {
   // The one reader of a game-list row (kSummarySelect's columns), and of a whole game
   // (kStoredGameSelect's) into `game`, its moves cleared (a streamed game is reused).
   GameSummary read_summary(const Statement& st) const;
+  // At most `limit` filtered games past id `bound` (from either end when 0), newest first or
+  // oldest first: game_page and game_page_after.
+  std::vector<GameSummary> page_by_id(const GameFilter& filter, std::int64_t bound,
+                                      bool newest_first, int limit) const;
   void read_stored_game(const Statement& st, StoredGame& game) const;
   // The moves of the game `st` is on (read_stored_game's row): its rows of `moves`, or the
   // lists in that row (imported games, !moves_in_rows).

@@ -162,21 +162,32 @@ void Queries::for_each_result(const GameFilter& filter,
   }
 }
 
-std::vector<GameSummary> Queries::game_page(const GameFilter& filter, std::int64_t before_id,
-                                            int limit) const {
+std::vector<GameSummary> Queries::page_by_id(const GameFilter& filter, std::int64_t bound,
+                                             bool newest_first, int limit) const {
   std::lock_guard lock(core_.mutex);
   FilterSql f = filter_sql(filter);
   std::string where = f.where;
-  if (before_id > 0) {
-    where = and_where(f, "g.id < ?");
-    f.params.emplace_back(before_id);
+  if (bound > 0) {
+    where = and_where(f, newest_first ? "g.id < ?" : "g.id > ?");
+    f.params.emplace_back(bound);
   }
   f.params.emplace_back(static_cast<std::int64_t>(limit));
-  Statement st(core_.db, std::string(kSummarySelect) + where + " ORDER BY g.id DESC LIMIT ?");
+  Statement st(core_.db, std::string(kSummarySelect) + where + " ORDER BY g.id" +
+                             (newest_first ? " DESC" : "") + " LIMIT ?");
   st.bind_all(f.params);
   std::vector<GameSummary> out;
   while (st.step()) out.push_back(read_summary(st));
   return out;
+}
+
+std::vector<GameSummary> Queries::game_page(const GameFilter& filter, std::int64_t before_id,
+                                            int limit) const {
+  return page_by_id(filter, before_id, true, limit);
+}
+
+std::vector<GameSummary> Queries::game_page_after(const GameFilter& filter, std::int64_t after_id,
+                                                  int limit) const {
+  return page_by_id(filter, after_id, false, limit);
 }
 
 std::optional<StoredGame> Queries::game(std::int64_t id) const {

@@ -1,5 +1,7 @@
 #include "runner/run/shared_tally.h"
 
+#include <algorithm>
+
 namespace knightly::runner {
 
 SharedTally::SharedTally(std::string first, std::int64_t tournament_id)
@@ -39,6 +41,28 @@ void SharedTally::refresh(const db::Store& store) {
   if (version && version == complete_at_) return;
   db::GameFilter filter;
   filter.tournament_ids = {tournament_id_};
+  if (version) {
+    // SQLite: what others stored since has ids above the newest game read (game_page_after):
+    // read those alone, not a count of the tournament's games, which grew with the run (a
+    // long match of two workers read an index entry per game stored for each game stored).
+    constexpr int kPage = 256;
+    for (;;) {
+      const auto page = store.queries().game_page_after(filter, last_id_, kPage);
+      read_ += std::int64_t(page.size());
+      for (const auto& g : page) {
+        last_id_ = g.id;
+        // This process's games being stored are added by their threads (add_own).
+        if (own_.count(key(g.game_id.round, g.game_id.pair, g.game_id.game_in_pair))) continue;
+        add(g.game_id.round, g.game_id.pair,
+            db::PairGame{g.game_id.game_in_pair, g.white, g.black, g.result});
+      }
+      if (int(page.size()) < kPage) break;
+    }
+    complete_at_ = version;
+    return;
+  }
+  // PostgreSQL gives ids as games start to be stored, and a game committed late can have an
+  // older id than games read before it: a count tells whether any game is new.
   // The stored count may hold some of this process's games still to be added by their threads.
   const std::int64_t stored = store.queries().count_games(filter);
   const auto complete = [&] { return games() + std::int64_t(own_.size()) >= stored; };
@@ -50,6 +74,7 @@ void SharedTally::refresh(const db::Store& store) {
   std::int64_t before = 0;
   for (;;) {
     const auto page = store.queries().game_page(filter, before, kPage);
+    read_ += std::int64_t(page.size());
     int fresh = 0;
     for (const auto& g : page) {
       const auto k = key(g.game_id.round, g.game_id.pair, g.game_id.game_in_pair);
@@ -76,6 +101,7 @@ void SharedTally::recount(const db::Store& store) {
   db::GameFilter filter;
   filter.tournament_ids = {tournament_id_};
   store.queries().for_each_result(filter, [&](const db::StoredResult& r) {
+    last_id_ = std::max(last_id_, r.id);
     if (own_.count(key(r.round, r.pair, r.game_in_pair))) return;
     add(r.round, r.pair, db::PairGame{r.game_in_pair, r.white, r.black, r.result});
   });

@@ -2,8 +2,9 @@
 // The first engine's results against the second over every worker's stored games of a
 // two-engine tournament (games W/D/L and pairs for the pentanomial SPRT), kept up to date
 // from the database after each stored game at the cost of what other workers stored since the
-// last look: on SQLite, whether another process committed anything since (PRAGMA
-// data_version: in a single-process run nothing is ever new, and nothing is read), then a
+// last look. On SQLite: whether another process committed anything since (PRAGMA
+// data_version: in a single-process run nothing is ever new, and nothing is read), then the
+// games with ids above the newest one read (ids follow the commits there). On PostgreSQL: a
 // count tells whether any game is new (an index entry read per game of the tournament), the
 // newest games are read page by page until the known ones, and a count that still does not
 // match (a game committed late under an older id) recounts all.
@@ -36,6 +37,8 @@ class SharedTally {
   const TwoEngineTally& tally() const { return tally_; }
   std::int64_t games() const { return std::int64_t(seen_.size()); }
   std::int64_t full_recounts() const { return recounts_; }
+  // Stored games read by refreshes so far (what a look at the others' news cost).
+  std::int64_t games_read() const { return read_; }
 
  private:
   void add(int round, int pair, const db::PairGame& game);
@@ -46,9 +49,11 @@ class SharedTally {
   std::unordered_set<std::int64_t> seen_;  // games counted, by identity (round, pair, game)
   std::unordered_set<std::int64_t> own_;   // this process's games being stored, not yet counted
   std::int64_t recounts_ = 0;
+  std::int64_t read_ = 0;
   // SQLite's others_wrote_version when a refresh last found every game stored counted (or
   // coming from this process's threads).
   std::optional<std::int64_t> complete_at_;
+  std::int64_t last_id_ = 0;  // SQLite: the newest game id read (games above it are new)
 };
 
 }  // namespace knightly::runner

@@ -62,7 +62,7 @@ TEST_CASE("a shared tally counts own games without reading and finds other worke
   CHECK(tally.tally().games().draws == 1);
   CHECK(tally.tally().pairs().wd == 1);
 
-  // Another worker stores 70 games (35 pairs, A loses them all): more than one page of news.
+  // Another worker stores 70 games (35 pairs, A loses them all).
   for (int pair = 1; pair <= 35; ++pair)
     for (int g = 0; g < 2; ++g)
       store_game(theirs, game(pair, g, g == 0 ? Result::BlackWins : Result::WhiteWins));
@@ -72,6 +72,31 @@ TEST_CASE("a shared tally counts own games without reading and finds other worke
   CHECK(tally.tally().pairs().ll == 35);
   CHECK(tally.tally().pairs().pairs() == 36);
   CHECK(tally.full_recounts() == 1);  // the first; the news was read page by page
+  // On SQLite each game stored since the last look, by anyone, is read once: ours, theirs.
+  CHECK(tally.games_read() == 72);
+
+  // Two more from them: the refresh reads those two, not the tournament's 74 games.
+  for (int g = 0; g < 2; ++g) store_game(theirs, game(36, g, Result::Draw));
+  tally.refresh(mine);
+  CHECK(tally.games_read() == 74);
+  CHECK(tally.games() == 74);
+  CHECK(tally.tally().pairs().dd == 1);
+  // Nobody else wrote since: nothing read.
+  tally.refresh(mine);
+  CHECK(tally.games_read() == 74);
+
+  // A game of this process committed but not yet reported by its thread: a refresh that
+  // reads it leaves it to add_own, which counts it once.
+  tally.will_add_own(0, 37, 0);
+  auto pending = game(37, 0, Result::WhiteWins);
+  store_game(mine, pending);
+  store_game(theirs, game(37, 1, Result::WhiteWins));  // B wins with White
+  tally.refresh(mine);
+  CHECK(tally.games() == 75);
+  tally.add_own(0, 37, db::PairGame{0, pending.white, pending.black, pending.result});
+  CHECK(tally.games() == 76);
+  CHECK(tally.tally().games().wins == 2);
+  CHECK(tally.tally().pairs().wl == 1);
 
   // Half a pair from them, the other half here: the pair counts once both are in.
   store_game(theirs, game(40, 0, Result::Draw));
@@ -79,8 +104,8 @@ TEST_CASE("a shared tally counts own games without reading and finds other worke
   store_game(mine, own);
   tally.add_own(0, 40, db::PairGame{1, own.white, own.black, own.result});
   tally.refresh(mine);
-  CHECK(tally.games() == 74);
-  CHECK(tally.tally().pairs().dd == 1);
+  CHECK(tally.games() == 78);
+  CHECK(tally.tally().pairs().dd == 2);
 
   // A recount from scratch gives the same figures.
   runner::SharedTally fresh("A", tid);
