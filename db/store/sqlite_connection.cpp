@@ -3,12 +3,14 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
 
 #include "db/store/migrations.h"
 #include "db/store/store_error.h"
+#include "db/store/store_options.h"
 
 namespace knightly::db {
 
@@ -136,7 +138,34 @@ class SqliteStatement final : public StatementBackend {
   std::string sql_;                                          // the cache's key
 };
 
+std::atomic<LockWaitNotice> lock_wait_notice{nullptr};
+
+// Gives the notice of a wait for `path`'s write lock past kLockWaitNoticeAfter, unless one
+// for the same path was given within the last ten times that (every thread of a process
+// waits for the same holder).
+void notice_lock_wait(const std::string& path, std::chrono::milliseconds timeout) noexcept {
+  const LockWaitNotice notice = lock_wait_notice.load();
+  if (!notice) return;
+  static std::mutex mutex;
+  static std::string last_path;
+  static std::chrono::steady_clock::time_point last_at;
+  const auto now = std::chrono::steady_clock::now();
+  try {
+    std::lock_guard lock(mutex);
+    if (path == last_path && now - last_at < 10 * kLockWaitNoticeAfter) return;
+    last_path = path;
+    last_at = now;
+  } catch (...) {
+    return;  // no notice rather than none of the wait
+  }
+  notice(path, timeout);
+}
+
 }  // namespace
+
+void set_lock_wait_notice(LockWaitNotice notice) noexcept {
+  lock_wait_notice.store(notice);
+}
 
 SqliteConnection::SqliteConnection(const std::string& path, int flags, int busy_timeout_ms,
                                    const std::string& uri)
@@ -161,8 +190,16 @@ SqliteConnection::SqliteConnection(const std::string& path, int flags, int busy_
 int SqliteConnection::busy_wait(void* self, int count) {
   auto& c = *static_cast<SqliteConnection*>(self);
   const auto now = std::chrono::steady_clock::now();
-  if (count == 0) c.busy_since_ = c.beginning_ ? c.begin_wait_ : now;
+  if (count == 0) {
+    c.busy_since_ = c.beginning_ ? c.begin_wait_ : now;
+    // A wait that went through the write queue first was noticed there, if long.
+    if (!c.beginning_) c.wait_noticed_ = false;
+  }
   if (now - c.busy_since_ >= c.busy_timeout_) return 0;
+  if (!c.wait_noticed_ && now - c.busy_since_ >= kLockWaitNoticeAfter) {
+    c.wait_noticed_ = true;
+    notice_lock_wait(c.path_, c.busy_timeout_);
+  }
   // Knightly's own writers wait in the write queue instead (sqlite_write_queue.h); this is
   // for the rest: a writer outside the queue, a checkpoint, a new file switching to WAL.
   // Jittered over the upper half of `full` so waiters do not wake in step. For the first
@@ -214,13 +251,23 @@ void SqliteConnection::begin(bool immediate, Commit commit) {
   static const std::string normal = "PRAGMA synchronous = NORMAL",
                            begin_immediate = "BEGIN IMMEDIATE", begin_deferred = "BEGIN DEFERRED";
   begin_wait_ = std::chrono::steady_clock::now();
+  wait_noticed_ = false;
   if (immediate && queue_wanted_) {
     if (!queue_) {
       queue_ = SqliteWriteQueue::open(path_);
       queue_wanted_ = queue_ != nullptr;  // tried once: without one, the busy handler orders
     }
     if (queue_) {
-      switch (queue_->enter(begin_wait_ + busy_timeout_)) {
+      // Waited for in two parts when long: the notice between them.
+      const auto deadline = begin_wait_ + busy_timeout_;
+      const auto notice_at = begin_wait_ + kLockWaitNoticeAfter;
+      auto entered = queue_->enter(std::min(deadline, notice_at));
+      if (entered == SqliteWriteQueue::Entered::TimedOut && notice_at < deadline) {
+        wait_noticed_ = true;
+        notice_lock_wait(path_, busy_timeout_);
+        entered = queue_->enter(deadline);
+      }
+      switch (entered) {
         case SqliteWriteQueue::Entered::Yes:
           in_queue_ = true;
           break;

@@ -63,6 +63,7 @@ class SqliteConnection final : public Connection {
   // the busy timeout counts from it.
   std::chrono::steady_clock::time_point begin_wait_;
   bool beginning_ = false;
+  bool wait_noticed_ = false;  // this wait's lock_wait_notice was given
   // Knightly's writers to this file wait their turn here (sqlite_write_queue.h): opened at the
   // first write transaction of a read-write connection to a file.
   bool queue_wanted_ = false;

@@ -1,8 +1,20 @@
 #pragma once
 // How a Store is opened (Store::open).
+#include <chrono>
 #include <cstdint>
+#include <string>
 
 namespace knightly::db {
+
+// What a process says when one of its writers has waited kLockWaitNoticeAfter for an SQLite
+// database's write lock (held by another process, or another program) and goes on waiting:
+// the database's path and how long the whole wait may last (its busy timeout). Set once by
+// the program (knightly prints a line to stderr); none by default. At most one notice per
+// database path every kLockWaitNoticeAfter x 10, however many threads and connections wait.
+using LockWaitNotice = void (*)(const std::string& path,
+                                std::chrono::milliseconds busy_timeout) noexcept;
+inline constexpr std::chrono::milliseconds kLockWaitNoticeAfter{1000};
+void set_lock_wait_notice(LockWaitNotice notice) noexcept;
 
 enum class OpenMode {
   ReadWrite,  // create the file if missing, migrate it to the current schema

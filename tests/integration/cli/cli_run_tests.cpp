@@ -370,6 +370,9 @@ TEST_CASE("databases that cannot be used give exit code 2 and are left untouched
     CHECK_FALSE(r.timed_out);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("locked") != std::string::npos);
+    // Said after a second of the 10 s wait, not only when it failed.
+    CHECK(r.err.find("knightly: waiting for the write lock of " + dir.file("locked.db") +
+                     ", which another process holds (giving up after 10 s)") != std::string::npos);
     SqliteProbe p(dir.file("locked.db"));
     CHECK(p.count("SELECT count(*) FROM tournaments WHERE name = 'bad-db-2'") == 0);
   }

@@ -4,11 +4,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <fstream>
+#include <thread>
 
+#include "db/store/database.h"
+#include "db/store/sqlite_connection.h"
 #include "db/store/store.h"
+#include "db/store/transaction.h"
 #include "db_test_util.h"
 
 using namespace knightly;
@@ -265,6 +270,80 @@ TEST_CASE("a database locked by another writer fails after the busy timeout and 
   auto after = Store::open(path, options);
   REQUIRE(after);
   CHECK(after->queries().count_games() == 1);
+}
+
+namespace {
+
+std::atomic<int> lock_wait_notices{0};
+std::string lock_wait_path;  // the last notice's, written before the count rises
+std::int64_t lock_wait_timeout_ms = 0;
+
+void count_lock_wait(const std::string& path, std::chrono::milliseconds timeout) noexcept {
+  lock_wait_path = path;
+  lock_wait_timeout_ms = timeout.count();
+  ++lock_wait_notices;
+}
+
+}  // namespace
+
+TEST_CASE("a writer waiting past a second for the lock gives one notice and goes on waiting") {
+  // Without it a writer waiting for a lock another process holds seems to hang for the busy
+  // timeout (10 s). The notice comes after kLockWaitNoticeAfter, once; the wait goes on.
+  db::set_lock_wait_notice(&count_lock_wait);
+  TempDir dir;
+  const std::string path = dir.file("k.db");
+  make_knightly_db(path, 1);
+  auto store = Store::open(path);  // busy timeout 10 s
+  REQUIRE(store);
+  const auto t = store->catalog().find_tournament("t")->id;
+  const auto a = *store->catalog().find_engine("A");
+  const auto b = *store->catalog().find_engine("B");
+  const auto hold_for = db::kLockWaitNoticeAfter + std::chrono::milliseconds(600);
+  lock_wait_notices = 0;
+
+  SECTION("held by another program (SQLite's busy handler waits)") {
+    sqlite3* other = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &other) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
+    std::thread release([&] {
+      std::this_thread::sleep_for(hold_for);
+      sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+    });
+    store->games().insert_game(t, synthetic_game(1, 10, "A", "B"), a, b);
+    release.join();
+    sqlite3_close(other);
+  }
+  SECTION("held by another knightly writer (the write queue waits)") {
+    std::atomic<bool> holding{false};
+    std::thread holder([&] {
+      db::Database other(
+          std::make_unique<db::SqliteConnection>(path, SQLITE_OPEN_READWRITE, 10000, ""));
+      db::Transaction tx(other);
+      holding = true;
+      std::this_thread::sleep_for(hold_for);
+      tx.commit();
+    });
+    while (!holding) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    store->games().insert_game(t, synthetic_game(1, 10, "A", "B"), a, b);
+    holder.join();
+  }
+  CHECK(lock_wait_notices == 1);
+  CHECK(lock_wait_path == path);
+  CHECK(lock_wait_timeout_ms == 10000);
+  CHECK(store->queries().count_games() == 2);  // the wait went on: stored
+  // A wait shorter than the notice's second says nothing.
+  sqlite3* other = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &other) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  });
+  store->games().insert_game(t, synthetic_game(2, 10, "A", "B"), a, b);
+  release.join();
+  sqlite3_close(other);
+  CHECK(lock_wait_notices == 1);
+  db::set_lock_wait_notice(nullptr);
 }
 
 TEST_CASE("a write blocked by another writer throws Locked after the busy timeout") {
