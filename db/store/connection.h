@@ -19,6 +19,9 @@ class StatementBackend {
   virtual void bind_int64(int index, std::int64_t value) = 0;
   virtual void bind_double(int index, double value) = 0;
   virtual void bind_text(int index, std::string_view value) = 0;
+  // bind_text of text the caller keeps unchanged until the statement's next reset: SQLite
+  // reads it in place rather than copying it. Other backends copy.
+  virtual void bind_kept_text(int index, std::string_view value) { bind_text(index, value); }
   virtual void bind_null(int index) = 0;
   // True when a row is available, false when the statement is done.
   virtual bool step() = 0;

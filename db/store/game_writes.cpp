@@ -192,8 +192,8 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
   const auto bind_move = [&](Statement& st, int base, int ply, const MoveRecord& m) {
     st.bind(base + 1, game_id)
         .bind(base + 2, ply)
-        .bind(base + 3, m.uci)
-        .bind(base + 4, m.san)
+        .bind_kept(base + 3, m.uci)
+        .bind_kept(base + 4, m.san)
         .bind(base + 5, m.eval.score_cp)
         .bind(base + 6, m.eval.mate)
         .bind(base + 7, m.eval.depth)
@@ -216,7 +216,7 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
     if (m.eval.pv.empty())
       st.bind_null(base + 17);
     else
-      st.bind(base + 17, m.eval.pv);
+      st.bind_kept(base + 17, m.eval.pv);
     if (m.lines.empty())
       st.bind_null(base + 18);
     else
@@ -242,6 +242,7 @@ std::int64_t GameWrites::insert_rows(std::int64_t tournament_id, const GameRecor
     for (int k = 0; k < rows; ++k)
       bind_move(st, kMoveColumns * k, i + k + 1, g.moves[static_cast<std::size_t>(i + k)]);
     st.run();
+    st.reset();  // lets go of the moves' text, bound in place (bind_kept)
     i += rows;
   }
   return game_id;

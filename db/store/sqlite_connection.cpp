@@ -88,6 +88,11 @@ class SqliteStatement final : public StatementBackend {
                                    SQLITE_UTF8),
                index);
   }
+  void bind_kept_text(int index, std::string_view value) override {
+    check_bind(
+        sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_STATIC, SQLITE_UTF8),
+        index);
+  }
   void bind_null(int index) override { check_bind(sqlite3_bind_null(stmt_, index), index); }
 
   void run() override {

@@ -32,6 +32,11 @@ Statement& Statement::bind(int index, std::string_view value) {
   return *this;
 }
 
+Statement& Statement::bind_kept(int index, std::string_view value) {
+  impl_->bind_kept_text(index, value);
+  return *this;
+}
+
 Statement& Statement::bind_null(int index) {
   impl_->bind_null(index);
   return *this;

@@ -38,6 +38,9 @@ class Statement {
     return bind(index, std::string_view(value));
   }
   Statement& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
+  // Text the caller keeps alive and unchanged until the statement has run and been reset
+  // (a row of a record being stored): not copied on SQLite.
+  Statement& bind_kept(int index, std::string_view value);
   Statement& bind_null(int index);
   Statement& bind(int index, const Value& value);
   template <class T>
