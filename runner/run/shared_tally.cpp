@@ -16,8 +16,21 @@ std::int64_t key(int round, int pair, int game_in_pair) {
 
 }  // namespace
 
-void SharedTally::add(int round, int pair, const db::PairGame& game) {
-  if (seen_.insert(key(round, pair, game.game_in_pair)).second) tally_.add(round, pair, game);
+bool SharedTally::add(int round, int pair, const db::PairGame& game) {
+  if (!seen_.insert(key(round, pair, game.game_in_pair)).second) return false;
+  tally_.add(round, pair, game);
+  return true;
+}
+
+bool SharedTally::add_stored(int round, int pair, const db::PairGame& game) {
+  // This process's games being stored are added by their threads (add_own).
+  if (own_.count(key(round, pair, game.game_in_pair))) return false;
+  return add(round, pair, game);
+}
+
+bool SharedTally::add_stored(const db::GameSummary& g) {
+  return add_stored(g.game_id.round, g.game_id.pair,
+                    db::PairGame{g.game_id.game_in_pair, g.white, g.black, g.result});
 }
 
 void SharedTally::will_add_own(int round, int pair, int game_in_pair) {
@@ -51,10 +64,7 @@ void SharedTally::refresh(const db::Store& store) {
       read_ += std::int64_t(page.size());
       for (const auto& g : page) {
         last_id_ = g.id;
-        // This process's games being stored are added by their threads (add_own).
-        if (own_.count(key(g.game_id.round, g.game_id.pair, g.game_id.game_in_pair))) continue;
-        add(g.game_id.round, g.game_id.pair,
-            db::PairGame{g.game_id.game_in_pair, g.white, g.black, g.result});
+        add_stored(g);
       }
       if (int(page.size()) < kPage) break;
     }
@@ -76,13 +86,8 @@ void SharedTally::refresh(const db::Store& store) {
     const auto page = store.queries().game_page(filter, before, kPage);
     read_ += std::int64_t(page.size());
     int fresh = 0;
-    for (const auto& g : page) {
-      const auto k = key(g.game_id.round, g.game_id.pair, g.game_id.game_in_pair);
-      if (seen_.count(k) || own_.count(k)) continue;
-      ++fresh;
-      add(g.game_id.round, g.game_id.pair,
-          db::PairGame{g.game_id.game_in_pair, g.white, g.black, g.result});
-    }
+    for (const auto& g : page)
+      if (add_stored(g)) ++fresh;
     if (int(page.size()) < kPage || fresh == 0 || complete()) break;
     before = page.back().id;
   }
@@ -102,8 +107,7 @@ void SharedTally::recount(const db::Store& store) {
   filter.tournament_ids = {tournament_id_};
   store.queries().for_each_result(filter, [&](const db::StoredResult& r) {
     last_id_ = std::max(last_id_, r.id);
-    if (own_.count(key(r.round, r.pair, r.game_in_pair))) return;
-    add(r.round, r.pair, db::PairGame{r.game_in_pair, r.white, r.black, r.result});
+    add_stored(r.round, r.pair, db::PairGame{r.game_in_pair, r.white, r.black, r.result});
   });
 }
 

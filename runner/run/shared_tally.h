@@ -41,7 +41,12 @@ class SharedTally {
   std::int64_t games_read() const { return read_; }
 
  private:
-  void add(int round, int pair, const db::PairGame& game);
+  // Counts a game not counted yet; true when it was not.
+  bool add(int round, int pair, const db::PairGame& game);
+  // add() of a game read from the store, unless it is this process's, being stored, which
+  // its thread adds (add_own).
+  bool add_stored(int round, int pair, const db::PairGame& game);
+  bool add_stored(const db::GameSummary& g);
 
   std::string first_;
   std::int64_t tournament_id_;
